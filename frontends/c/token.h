@@ -1,0 +1,82 @@
+/* frontends/c/token.h — the token stream between the C preprocessor (pp.c,
+ * lex.c) and the parser. The preprocessor hands out fully expanded tokens. */
+#ifndef KIT_C_TOKEN_H
+#define KIT_C_TOKEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum CTokKind {
+  CT_EOF,
+  CT_IDENT,   /* identifiers and keywords (the parser classifies keywords) */
+  CT_NUMBER,  /* pp-number: the parser converts (integer or floating) */
+  CT_CHAR,    /* character constant incl. prefix: 'a' L'a' u'a' U'a' u8'a' */
+  CT_STRING,  /* string literal incl. prefix; adjacent literals are NOT joined */
+  CT_PUNCT,   /* punctuator: text holds its spelling ("<<=", "{", "...") */
+  CT_OTHER,   /* a stray character (e.g. '@', '`'): the parser reports it */
+} CTokKind;
+
+/* a source position: file is an index into the preprocessor's file table */
+typedef struct CPos {
+  uint32_t file;
+  uint32_t line, col;
+} CPos;
+
+typedef struct CTok {
+  CTokKind kind;
+  const char *text;   /* NUL-terminated spelling, owned by the preprocessor */
+  uint32_t len;
+  CPos pos;           /* where it was written (after #line) */
+  CPos exp;           /* for tokens from a macro expansion: where the macro was used; else == pos */
+  bool bol;           /* first token on its line */
+  bool space;         /* preceded by white space */
+} CTok;
+
+typedef struct CPP CPP;
+
+typedef struct CPPOptions {
+  const char **include_dirs;  /* -I, in order */
+  size_t ninclude_dirs;
+  const char **quote_dirs;    /* -iquote */
+  size_t nquote_dirs;
+  const char **system_dirs;   /* -isystem, then the system directories */
+  size_t nsystem_dirs;
+  bool no_std_inc;            /* -nostdinc */
+  const char **defines;       /* "NAME" / "NAME=VALUE" (-D), applied in order with undefs */
+  size_t ndefines;
+  const char **undefines;     /* -U */
+  size_t nundefines;
+  const char **forced_includes; /* -include */
+  size_t nforced_includes;
+  long std_version;           /* __STDC_VERSION__, e.g. 201710L */
+  bool gnu;                   /* -std=gnu* (defines `linux`, `unix`) */
+  int opt_level;              /* __OPTIMIZE__ when > 0 */
+  bool pic;                   /* __PIC__/__pic__ */
+  FILE *err;                  /* diagnostics */
+} CPPOptions;
+
+CPP *cpp_new(const CPPOptions *opt);
+void cpp_free(CPP *pp);
+/* Start on a file (path "-" = stdin) or on a memory buffer. Returns 0 or -1 with a diagnostic. */
+int cpp_open_file(CPP *pp, const char *path);
+int cpp_open_buffer(CPP *pp, const char *name, const char *buf, size_t len);
+/* Next expanded token; CT_EOF at the end (and forever after). */
+const CTok *cpp_next(CPP *pp);
+const char *cpp_file_name(const CPP *pp, uint32_t file);
+/* The source line `line` of `file` (for carets in diagnostics), without its newline. */
+const char *cpp_source_line(const CPP *pp, uint32_t file, uint32_t line, size_t *len);
+/* Number of errors reported so far. */
+int cpp_errors(const CPP *pp);
+/* -E: write the preprocessed text (with # line markers as gcc does) to out. */
+int cpp_write_preprocessed(CPP *pp, FILE *out);
+/* Dependency list for -M/-MD: every file opened, in order. */
+size_t cpp_deps(const CPP *pp, const char ***out);
+/* #pragma and _Pragma reach the parser as tokens: "#pragma" ident... end with a CT_PUNCT "\n"?
+ * No: pragmas the preprocessor does not handle itself (once, push_macro, pop_macro,
+ * GCC system_header, GCC diagnostic) are passed to this callback and dropped. */
+typedef void (*CPPPragmaFn)(void *user, const CTok *toks, size_t ntoks);
+void cpp_on_pragma(CPP *pp, CPPPragmaFn fn, void *user);
+
+#endif

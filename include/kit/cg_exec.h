@@ -1,0 +1,90 @@
+/* include/kit/cg_exec.h — the two executors of CG: the interpreter (cg/interp,
+ * the emulator's cold tier and the tests' reference) and the LLVM backend
+ * (cg/llvm: object files for x86-64 and riscv64 Linux, and an ORC JIT). */
+#ifndef KIT_CG_EXEC_H
+#define KIT_CG_EXEC_H
+
+#include "kit/cg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Resolves an external symbol (a declared function or global with no body in
+ * the module) to a host address; NULL = not found. The default resolver used
+ * when none is given asks the dynamic linker (dlsym of the whole process). */
+typedef void *(*KitCgResolver)(void *user, const char *name);
+
+/* One CG value crossing the host boundary: integers and pointers in .i
+ * (zero/sign-extended to 64 bits as the type says), f32/f64 in .f32/.f64,
+ * f80 in .f80, i128 in .i128. */
+typedef union KitCgScalar {
+  uint64_t i;
+  float f32;
+  double f64;
+  long double f80;
+  unsigned __int128 i128;
+} KitCgScalar;
+
+/* ---- interpreter ------------------------------------------------------------- */
+
+typedef struct KitInterp KitInterp;
+
+/* Prepares a verified module for interpretation: allocates and initializes
+ * its globals (relocations applied, TLS treated as ordinary globals for the
+ * one interpreter thread), resolves externals. Functions are pre-decoded on
+ * first call. Returns NULL and writes a message to err on failure (for
+ * example an unresolvable external symbol). */
+KitInterp *kit_interp_new(KitCgModule *m, KitCgResolver resolve, void *user, FILE *err);
+void kit_interp_free(KitInterp *ip);
+
+/* Calls f with nargs arguments; the one or two results land in ret[0..1].
+ * Returns 0 on success, nonzero if execution trapped (TRAP, UNREACHABLE,
+ * integer division fault); the reason is written to the interpreter's err. */
+int kit_interp_call(KitInterp *ip, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs, KitCgScalar ret[2]);
+
+/* Address of a module global, or a host-callable pointer for a function
+ * (a trampoline into the interpreter where supported; see docs/cg.md). */
+void *kit_interp_symbol(KitInterp *ip, const char *name);
+
+/* Executed-op counter (for bench/cg): ops retired since kit_interp_new. */
+uint64_t kit_interp_ops(const KitInterp *ip);
+
+/* ---- LLVM backend --------------------------------------------------------------- */
+
+typedef enum KitTarget { KIT_TARGET_X86_64_LINUX, KIT_TARGET_RISCV64_LINUX } KitTarget;
+
+typedef struct KitLlvmOptions {
+  KitTarget target;
+  int opt_level;       /* 0..3 */
+  bool size_level;     /* -Os */
+  bool debug_info;     /* DWARF line tables from CG locations (+ what the module carries) */
+  bool pic;            /* position-independent code */
+  const char *source_name; /* DW_AT_name of the compile unit */
+} KitLlvmOptions;
+
+/* Write an ELF object (or assembly text when asm_text) for the module.
+ * Returns 0, or nonzero with a message on err. */
+int kit_llvm_emit(KitCgModule *m, const KitLlvmOptions *opt, const char *path, bool asm_text, FILE *err);
+/* Print the LLVM IR of the module (debugging: kit-cg emit --llvm). */
+int kit_llvm_print_ir(KitCgModule *m, const KitLlvmOptions *opt, FILE *out, FILE *err);
+
+typedef struct KitJit KitJit;
+/* An in-process ORC LLJIT for the host. Externals resolve through `resolve`
+ * first, then through the process's own symbols. */
+KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err);
+void kit_jit_free(KitJit *j);
+/* Lower and add a module (the JIT takes a copy; m stays the caller's).
+ * Returns 0 or nonzero with a message on err. */
+int kit_jit_add(KitJit *j, KitCgModule *m, FILE *err);
+/* Address of a symbol of an added module, NULL if none. */
+void *kit_jit_lookup(KitJit *j, const char *name);
+/* Calls a jitted function with the same scalar convention as kit_interp_call
+ * (the signature is taken from f). */
+int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs,
+                 KitCgScalar ret[2]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
