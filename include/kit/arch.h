@@ -1,0 +1,107 @@
+/* include/kit/arch.h — what a guest ISA provides to the emulator: a decoder
+ * (with the control-flow facts tools need), a disassembler, and a lifter from
+ * guest blocks to CG. An arch never knows the emulator's tools: guest memory
+ * is reached only through the KitLiftEnv callbacks the emulator passes in. */
+#ifndef KIT_ARCH_H
+#define KIT_ARCH_H
+
+#include "kit/cg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* decode flags */
+enum {
+  KIT_DECODE_BRANCH = 1 << 0,     /* conditional branch */
+  KIT_DECODE_JUMP = 1 << 1,       /* unconditional direct or indirect jump */
+  KIT_DECODE_CALL = 1 << 2,       /* jump that links (jal/jalr with rd=ra/t0) */
+  KIT_DECODE_RET = 1 << 3,        /* return (jalr x0, 0(ra)) */
+  KIT_DECODE_INDIRECT = 1 << 4,   /* target from a register */
+  KIT_DECODE_TERMINATOR = 1 << 5, /* ends a block (branches, jumps, ecall, ebreak, fence.i, illegal) */
+  KIT_DECODE_SYSCALL = 1 << 6,    /* ecall */
+  KIT_DECODE_TRAP = 1 << 7,       /* ebreak or illegal */
+  KIT_DECODE_ILLEGAL = 1 << 8,
+  KIT_DECODE_MEM_LOAD = 1 << 9,
+  KIT_DECODE_MEM_STORE = 1 << 10,
+  KIT_DECODE_ATOMIC = 1 << 11,
+  KIT_DECODE_FP = 1 << 12,
+  KIT_DECODE_CSR = 1 << 13,
+  KIT_DECODE_FENCE_I = 1 << 14,
+};
+
+/* One decoded instruction, ISA-neutral on the outside. */
+typedef struct KitDecodedInsn {
+  uint64_t pc;
+  uint32_t raw;        /* the encoding (16-bit ones zero-extended) */
+  uint8_t len;         /* bytes: 2 or 4 on rv64 */
+  uint16_t op;         /* ISA-specific opcode enum */
+  uint8_t rd, rs1, rs2, rs3;
+  int64_t imm;
+  uint32_t flags;      /* KIT_DECODE_* */
+  uint64_t target;     /* direct branch/jump target, 0 if none */
+  uint8_t rm;          /* float rounding mode field / aq-rl bits / csr misc */
+  uint16_t csr;
+} KitDecodedInsn;
+
+/* How the lifter reaches guest memory and the CPU state; the emulator fills
+ * this in (its memory seam). `cpu` is the CG value of the CPU-state pointer
+ * parameter of the block function. */
+typedef struct KitLiftEnv KitLiftEnv;
+struct KitLiftEnv {
+  void *user;
+  /* Emit a guest load of `type` (i8..i64, f32, f64) from guest address `addr`
+   * (i64) and return the loaded value (zero-extended by the caller if needed).
+   * `size` bytes; `pc` is the guest pc of the instruction. */
+  KitCgVal (*load)(KitLiftEnv *env, KitCgBuilder *b, KitCgType type, KitCgVal addr, uint64_t pc);
+  void (*store)(KitLiftEnv *env, KitCgBuilder *b, KitCgType type, KitCgVal value, KitCgVal addr, uint64_t pc);
+  /* Host address of guest address `addr` after the window check, for atomics
+   * (the emulator may also route atomics through helpers); may emit a fault path. */
+  KitCgVal (*host_addr)(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write, uint64_t pc);
+};
+
+/* Guest events the emulator must handle are lifted as calls to external
+ * functions that the emulator defines (resolved by name when the block is
+ * executed or jitted); each returns the guest pc to continue at, and the
+ * lifter ends the block there:
+ *   i64 kit_emu_ecall(ptr cpu, i64 pc)      system call at pc
+ *   i64 kit_emu_ebreak(ptr cpu, i64 pc)     breakpoint trap (SIGTRAP)
+ *   i64 kit_emu_illegal(ptr cpu, i64 pc)    undecodable instruction (SIGILL)
+ *   i64 kit_emu_fence_i(ptr cpu, i64 pc)    instruction-cache flush
+ * Helpers the arch implements itself (float rounding/flags, CSRs) are host C
+ * functions named kit_<isa>_* in arch/<isa>/ and are resolved the same way.
+ * The CPU state's first field is the guest pc (i64, offset 0). */
+
+/* The operations one guest ISA provides (arch/rv64 exports kit_arch_rv64). */
+typedef struct KitArch {
+  const char *name;            /* "riscv64" */
+  uint16_t elf_machine;        /* EM_RISCV */
+  uint32_t cpu_state_size;     /* bytes of the CPU state struct (KitRv64Cpu) */
+  uint32_t max_insn_len;
+  /* Decode the instruction at pc from bytes (avail bytes readable). Returns
+   * its length, or 0 if it is illegal/truncated (insn->flags has ILLEGAL). */
+  unsigned (*decode)(const uint8_t *bytes, size_t avail, uint64_t pc, KitDecodedInsn *insn);
+  /* objdump-like text ("addi\ta0,a0,1"), returns length written. */
+  int (*disasm)(const KitDecodedInsn *insn, char *buf, size_t size);
+  /* Lift n decoded instructions (a block ending in a terminator or at the
+   * block limit) into the current block of b. The block function has the CG
+   * signature `i64 (ptr cpu)`: it returns the next guest pc and has already
+   * stored it into the CPU state's pc field. On exit the lifter leaves the
+   * builder positioned at a block that has no terminator yet, with the next pc
+   * value in *next_pc, so the emulator can append its epilogue (tool shims,
+   * chaining) and the RET. Returns 0, or -1 if something cannot be lifted. */
+  int (*lift)(KitLiftEnv *env, KitCgBuilder *b, KitCgVal cpu, const KitDecodedInsn *insns, unsigned n,
+              KitCgVal *next_pc);
+  /* CPU state accessors for tools and the syscall layer */
+  uint64_t (*get_reg)(const void *cpu, unsigned reg);
+  void (*set_reg)(void *cpu, unsigned reg, uint64_t v);
+  uint64_t (*get_pc)(const void *cpu);
+  void (*set_pc)(void *cpu, uint64_t pc);
+} KitArch;
+
+extern const KitArch kit_arch_rv64;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
