@@ -1,0 +1,67 @@
+/* frontends/c/cc.h — the pieces of kitcc and how they connect: diagnostics,
+ * the parser (tokens -> typed AST) and the lowering (AST -> CG). The driver
+ * (kitcc.c) runs pp -> parse -> lower -> passes -> LLVM -> link. */
+#ifndef KIT_C_CC_H
+#define KIT_C_CC_H
+
+#include "kit/cg.h"
+#include "ast.h"
+#include "token.h"
+
+/* ---- diagnostics (diag.c) ------------------------------------------------------
+ * "file:line:col: error: message", then the source line and a caret, as gcc
+ * prints them. Errors are counted; parsing goes on after an error. */
+typedef struct CDiag {
+  CPP *pp;        /* for file names and source lines */
+  FILE *out;
+  int errors, warnings;
+  bool werror, no_warnings;
+} CDiag;
+
+void c_error(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void c_warning(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void c_note(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- allocation ---------------------------------------------------------------
+ * The frontend allocates from one arena freed at the end of a compilation. */
+void *c_alloc(size_t size);          /* zeroed */
+char *c_strdup(const char *s);
+char *c_strndup(const char *s, size_t n);
+void c_arena_free_all(void);
+
+/* ---- parser (parse*.c, decl.c, expr.c, stmt.c, init.c, eval.c, scope.c) ----------- */
+
+typedef struct CParseOptions {
+  long std_version;   /* 199901, 201112, 201710 */
+  bool gnu;           /* gnu* modes: GNU keywords without underscores (typeof, asm) */
+} CParseOptions;
+
+/* Parse a whole translation unit from the preprocessor. Returns the unit
+ * (also on errors, with ->errors set); never NULL. */
+CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt);
+
+/* Constant evaluation (eval.c): integer constant expressions and, for static
+ * initializers, address constants (&obj + offset, string literals, labels). */
+bool c_eval_int(CExpr *e, int64_t *out);
+bool c_eval_float(CExpr *e, long double *out);
+typedef struct CAddrConst {
+  CObj *obj;            /* NULL for a string literal or a plain integer */
+  CExpr *str;           /* EX_STRING when the address is of a string literal */
+  const char *label;    /* &&label */
+  int64_t offset;
+} CAddrConst;
+bool c_eval_addr(CExpr *e, CAddrConst *out);
+
+/* ---- lowering to CG (lower*.c, abi.c) ---------------------------------------- */
+
+typedef struct CLowerOptions {
+  bool debug_info;    /* -g: locations on every inst, variable descriptions */
+  int opt_level;
+  bool pic;
+} CLowerOptions;
+
+/* Lower a parsed unit into a new CG module. Returns NULL (and reports
+ * through diag) only for constructs kitcc cannot compile. */
+KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt);
+
+#endif
