@@ -67,8 +67,13 @@ typedef enum CBuiltin {
   BI_FABS, BI_SQRT, BI_COPYSIGN, BI_FMIN, BI_FMAX, BI_FMA, /* type of the result says f/d/ld */
   BI_ISNAN, BI_ISINF, BI_ISFINITE, BI_SIGNBIT, BI_ISUNORDERED, BI_ISLESS, BI_ISLESSEQUAL,
   BI_ISGREATER, BI_ISGREATEREQUAL, BI_ISLESSGREATER,
-  /* atomics: C11 <stdatomic.h> (via __atomic_*) and __sync_*; the last
-   * argument(s) carry the memory order as an int expression */
+  /* atomics: C11 <stdatomic.h> (via __atomic_*) and __sync_*, in value form
+   * (the parser rewrites the generic by-pointer __atomic_load/store/exchange
+   * into these): LOAD (p, order); STORE (p, v, order); EXCHANGE and FETCH_*,
+   * *_FETCH (p, v, order); CMPXCHG (p, expected_ptr, desired, weak, success
+   * order, failure order) -> _Bool; TEST_AND_SET (p, order) -> _Bool; CLEAR
+   * (p, order); fences (order). Orders are int expressions (__ATOMIC_*);
+   * __sync_* forms get __ATOMIC_SEQ_CST. */
   BI_ATOMIC_LOAD, BI_ATOMIC_STORE, BI_ATOMIC_EXCHANGE, BI_ATOMIC_CMPXCHG, /* strong/weak in ->ival */
   BI_ATOMIC_FETCH_ADD, BI_ATOMIC_FETCH_SUB, BI_ATOMIC_FETCH_AND, BI_ATOMIC_FETCH_OR,
   BI_ATOMIC_FETCH_XOR, BI_ATOMIC_FETCH_NAND,
@@ -76,6 +81,7 @@ typedef enum CBuiltin {
   BI_ATOMIC_XOR_FETCH, BI_ATOMIC_NAND_FETCH,
   BI_ATOMIC_TEST_AND_SET, BI_ATOMIC_CLEAR, BI_ATOMIC_THREAD_FENCE, BI_ATOMIC_SIGNAL_FENCE,
   BI_SYNC_SYNCHRONIZE, BI_SYNC_LOCK_RELEASE,
+  BI_SYNC_VAL_CAS, BI_SYNC_BOOL_CAS,              /* __sync_{val,bool}_compare_and_swap(p, old, new) */
   BI_SETJMP, BI_LONGJMP,                        /* __builtin_setjmp/longjmp */
   BI_PREFETCH,                                  /* evaluated for side effects only */
   BI_ASSUME_ALIGNED,                            /* (p, align[, off]) -> p */
@@ -217,6 +223,7 @@ struct CObj {
   bool has_va_start;
   bool uses_setjmp;
   void *cg;                    /* free for the lowering (symbol / stack object / value) */
+  uint32_t cg_slot;            /* lowering: stack object index + 1 of a local */
 };
 
 /* ---- a translation unit ------------------------------------------------------ */

@@ -71,7 +71,9 @@ struct CType {
   CType *origin;      /* the unqualified type this one qualifies, or NULL */
   /* arrays */
   int64_t len;        /* element count, -1 = incomplete */
-  CExpr *vla_len;     /* non-NULL for a variable length array */
+  CExpr *vla_len;     /* non-NULL for a variable length array: an EX_VAR of a hidden
+                         local that a statement before the declaration assigned the
+                         length to (so it is evaluated once, C11 6.7.6.2) */
   /* functions */
   CParam *params;
   bool variadic;

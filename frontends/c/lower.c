@@ -1,0 +1,294 @@
+/* frontends/c/lower.c — lowering a translation unit to a CG module: symbols
+ * for functions and globals (with their ABI-lowered signatures, linkage and
+ * attributes), string literals, and function bodies (prologue, parameters,
+ * the implicit return). Expressions and statements live in their own files. */
+#include "lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *sym_name(CObj *o) { return o->asm_name ? o->asm_name : o->name; }
+
+void lower_set_loc(Lower *L, CPos pos) {
+  if (!pos.line) return;
+  const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, pos.file) : NULL;
+  L->b.loc.file = file ? kit_cg_str(L->m, file) : L->file_str;
+  L->b.loc.line = pos.line;
+  L->b.loc.col = pos.col;
+}
+
+KitCgBlkId lower_new_block(Lower *L) { return kit_cg_block_new(L->m, L->f); }
+
+void lower_start_block(Lower *L, KitCgBlkId blk) { kit_cg_builder_at(&L->b, blk); }
+
+bool lower_reachable(Lower *L) { return !kit_cg_block_terminated(L->f, L->b.blk); }
+
+/* the CG parameter list of an ABI-classified signature */
+static uint32_t cg_params(const AbiSig *sig, KitCgParam *out, CType *fn) {
+  uint32_t n = 0;
+  if (sig->ret.kind == ABI_MEMORY) out[n++] = (KitCgParam){.type = KIT_CG_PTR, .attrs = KIT_CG_PA_SRET};
+  CParam *p = type_unqual(fn)->params;
+  for (int i = 0; i < sig->nparams; i++, p = p ? p->next : NULL) {
+    const AbiArg *a = &sig->params[i];
+    switch (a->kind) {
+    case ABI_IGNORE:
+      break;
+    case ABI_DIRECT:
+      out[n++] = (KitCgParam){.type = a->cg[0], .attrs = a->attrs};
+      break;
+    case ABI_SPLIT:
+      for (int k = 0; k < a->n; k++) out[n++] = (KitCgParam){.type = a->cg[k]};
+      break;
+    case ABI_MEMORY: {
+      CType *t = p ? p->type : NULL;
+      out[n++] = (KitCgParam){.type = KIT_CG_PTR,
+                              .attrs = KIT_CG_PA_BYVAL,
+                              .byval_size = t ? (uint32_t)t->size : 0,
+                              .byval_align = t ? (uint32_t)(t->align < 8 ? 8 : t->align) : 8};
+      break;
+    }
+    }
+  }
+  return n;
+}
+
+static KitCgFunc *declare_func(Lower *L, CObj *o) {
+  const char *name = sym_name(o);
+  KitCgSym s = kit_cg_sym_find(L->m, name);
+  if (s != UINT32_MAX) return L->m->syms[s].kind == KIT_CG_SYM_FUNC ? kit_cg_func_of(L->m, s) : NULL;
+  AbiSig sig;
+  abi_classify(o->type, NULL, 0, &sig);
+  KitCgParam params[256];
+  int count = 1 + 2 * sig.nparams;
+  KitCgParam *pp = count <= 256 ? params : c_alloc(sizeof(KitCgParam) * count);
+  uint32_t n = cg_params(&sig, pp, o->type);
+  KitCgType types[512];
+  KitCgType *tt = n <= 512 ? types : c_alloc(sizeof(KitCgType) * n);
+  for (uint32_t i = 0; i < n; i++) tt[i] = pp[i].type;
+  KitCgType ret = KIT_CG_VOID;
+  if (sig.ret.kind == ABI_DIRECT || sig.ret.kind == ABI_SPLIT) ret = sig.ret.cg[0];
+  bool variadic = type_unqual(o->type)->variadic || type_unqual(o->type)->old_style;
+  KitCgFunc *f = kit_cg_func_declare(L->m, name, ret, tt, n, variadic && type_unqual(o->type)->variadic);
+  if (!f) return NULL;
+  for (uint32_t i = 0; i < n; i++) f->params[i] = pp[i];
+  if (sig.ret.kind == ABI_SPLIT && sig.ret.n == 2) f->ret[1] = sig.ret.cg[1];
+  if (sig.ret.kind == ABI_DIRECT) f->ret_attrs = sig.ret.attrs;
+  if (o->attr_noinline) f->attrs |= KIT_CG_FA_NOINLINE;
+  if (o->attr_always_inline) f->attrs |= KIT_CG_FA_ALWAYSINLINE;
+  if (o->attr_noreturn) f->attrs |= KIT_CG_FA_NORETURN;
+  if (o->attr_no_sanitize_address) f->attrs |= KIT_CG_FA_NOSANITIZE;
+  if (o->attr_used) f->attrs |= KIT_CG_FA_USED;
+  if (o->attr_returns_twice) f->attrs |= KIT_CG_FA_RETURNS_TWICE;
+  if (o->attr_cold) f->attrs |= KIT_CG_FA_COLD;
+  return f;
+}
+
+static void set_symbol_attrs(Lower *L, CObj *o, KitCgSym s) {
+  KitCgSymbol *sy = &L->m->syms[s];
+  if (o->storage == SC_STATIC) sy->linkage = KIT_CG_LINK_INTERNAL;
+  if (o->attr_weak) sy->linkage = KIT_CG_LINK_WEAK;
+  sy->visibility = (uint8_t)(o->visibility == VIS_HIDDEN      ? KIT_CG_VIS_HIDDEN
+                             : o->visibility == VIS_PROTECTED ? KIT_CG_VIS_PROTECTED
+                                                              : KIT_CG_VIS_DEFAULT);
+}
+
+KitCgSym lower_obj_sym(Lower *L, CObj *o) {
+  if (o->cg) return (KitCgSym)(uintptr_t)o->cg - 1;
+  KitCgSym s;
+  if (o->is_function) {
+    KitCgFunc *f = declare_func(L, o);
+    if (!f) {
+      c_error(L->diag, o->pos, "'%s' redeclared as a different kind of symbol", o->name);
+      return 0;
+    }
+    s = f->sym;
+  } else {
+    KitCgGlobal *g = kit_cg_global_declare(L->m, sym_name(o));
+    if (!g) {
+      c_error(L->diag, o->pos, "'%s' redeclared as a different kind of symbol", o->name);
+      return 0;
+    }
+    g->is_tls = o->is_thread_local;
+    s = g->sym;
+  }
+  set_symbol_attrs(L, o, s);
+  o->cg = (void *)(uintptr_t)(s + 1);
+  return s;
+}
+
+KitCgSym lower_string_sym(Lower *L, CExpr *str) {
+  if (str->cg) return (KitCgSym)(uintptr_t)str->cg - 1;
+  char name[64];
+  snprintf(name, sizeof name, ".str.%d", L->nstrings++);
+  int64_t size = str->type->size > 0 ? str->type->size : str->str_len;
+  KitCgGlobal *g = kit_cg_global_new(L->m, name, (uint64_t)size, (uint32_t)str->type->base->align);
+  g->is_const = true;
+  kit_cg_global_set_init(L->m, g, str->str, (uint64_t)(str->str_len < size ? str->str_len : size));
+  L->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
+  str->cg = (void *)(uintptr_t)(g->sym + 1);
+  return g->sym;
+}
+
+static void lower_global(Lower *L, CObj *o) {
+  KitCgSym s = lower_obj_sym(L, o);
+  if (!o->is_definition) return;
+  KitCgGlobal *g = kit_cg_global_of(L->m, s);
+  CType *t = o->init && o->init->type ? o->init->type : o->type;
+  int64_t size = t->size > 0 ? t->size : 0;
+  if (type_unqual(t)->flexible && o->init) {
+    /* a struct with an initialized flexible array member grows to hold it */
+    for (int i = 0; i < o->init->nitems; i++) {
+      CInitItem *it = &o->init->items[i];
+      int64_t end = it->offset + (it->type->size > 0 ? it->type->size : 0);
+      if (it->expr && it->expr->kind == EX_STRING && it->type->kind == TY_ARRAY) end = it->offset + it->expr->str_len;
+      if (end > size) size = end;
+    }
+  }
+  g->size = (uint64_t)size;
+  g->align = (uint32_t)(o->align > t->align ? o->align : t->align);
+  g->is_const = (t->quals & Q_CONST) && !(t->quals & Q_VOLATILE);
+  L->m->syms[s].defined = true;
+  if (o->section) g->section = kit_cg_str(L->m, o->section);
+  g->loc.file = L->file_str;
+  g->loc.line = o->pos.line;
+  g->loc.col = o->pos.col;
+  if (o->init) lower_global_init(L, o, g);
+}
+
+/* materialise a parameter's incoming CG values into its stack object */
+static void store_param(Lower *L, CObj *p, const AbiArg *a, uint32_t *cgi) {
+  KitCgFunc *f = L->f;
+  CType *t = p->type;
+  if (a->kind == ABI_MEMORY) {
+    /* the caller's byval copy is the object itself */
+    p->cg = (void *)(uintptr_t)(kit_cg_param(f, (*cgi)++));
+    return;
+  }
+  int64_t size = t->size > 0 ? t->size : 1;
+  if (a->kind == ABI_SPLIT) size = size < 16 ? 16 : size;
+  uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(t->align < 8 && a->kind == ABI_SPLIT ? 8 : t->align),
+                                 kit_cg_str(L->m, p->name ? p->name : ""));
+  f->stack[so].escapes = p->address_taken || type_unqual(t)->kind == TY_STRUCT || type_unqual(t)->kind == TY_UNION;
+  KitCgVal addr = kit_cg_stackaddr(&L->b, so);
+  if (a->kind == ABI_DIRECT) {
+    KitCgVal v = kit_cg_param(f, (*cgi)++);
+    kit_cg_store(&L->b, v, addr, 0, KIT_CG_PROGRAM);
+  } else if (a->kind == ABI_SPLIT) {
+    for (int k = 0; k < a->n; k++) {
+      KitCgVal v = kit_cg_param(f, (*cgi)++);
+      KitCgVal at = k ? kit_cg_ptradd(&L->b, addr, lower_i64(L, 8)) : addr;
+      kit_cg_store(&L->b, v, at, 8, KIT_CG_PROGRAM);
+    }
+  }
+  /* p->cg holds the stack address value (a CG value id, not a symbol) */
+  p->cg = (void *)(uintptr_t)addr;
+}
+
+static void lower_function(Lower *L, CObj *o) {
+  KitCgSym s = lower_obj_sym(L, o);
+  KitCgFunc *f = kit_cg_func_of(L->m, s);
+  if (!f || !kit_cg_func_is_decl(f)) {
+    if (f) c_error(L->diag, o->pos, "redefinition of '%s'", o->name);
+    return;
+  }
+  L->fn = o;
+  L->f = f;
+  L->labels = NULL;
+  L->tg = (Targets){0};
+  L->cur_switch = NULL;
+  abi_classify(o->type, NULL, 0, &L->sig);
+  f->loc.file = L->file_str;
+  f->loc.line = o->pos.line;
+  f->loc.col = o->pos.col;
+  kit_cg_builder_init(&L->b, L->m, f);
+  kit_cg_builder_at(&L->b, lower_new_block(L));
+  lower_set_loc(L, o->pos);
+  uint32_t cgi = 0;
+  L->sret = 0;
+  if (L->sig.ret.kind == ABI_MEMORY) L->sret = kit_cg_param(f, cgi++);
+  int i = 0;
+  for (CObjList *p = o->params; p; p = p->next, i++) {
+    if (i < L->sig.nparams) store_param(L, p->obj, &L->sig.params[i], &cgi);
+  }
+  /* locals get their stack objects up front; ST_DECL starts their lifetime */
+  for (CObjList *l = o->locals; l; l = l->next) {
+    CObj *v = l->obj;
+    if (!v->is_local || v->is_param || v->cg || type_is_vla(v->type)) continue;
+    int64_t size = v->type->size > 0 ? v->type->size : 1;
+    if (v->init && v->init->type && v->init->type->size > size) size = v->init->type->size;
+    int align = v->align > v->type->align ? v->align : v->type->align;
+    uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(align ? align : 1),
+                                   kit_cg_str(L->m, v->name ? v->name : ""));
+    f->stack[so].escapes = v->address_taken || !type_is_scalar(v->type);
+    f->stack[so].loc = (KitCgLoc){L->file_str, v->pos.line, v->pos.col, 0};
+    f->stack[so].tydesc = lower_tydesc(L, v->type);
+    v->cg = (void *)(uintptr_t)kit_cg_stackaddr(&L->b, so);
+    v->cg_slot = so + 1;
+  }
+  lower_stmt(L, o->body);
+  if (lower_reachable(L)) {
+    /* falling off the end: main returns 0 (C99 5.1.2.2.3), others return garbage-free zero */
+    if (L->sig.ret.kind == ABI_DIRECT) {
+      KitCgType t = L->sig.ret.cg[0];
+      KitCgVal z = kit_cg_type_is_float(t) ? kit_cg_fconst(&L->b, t, 0) : kit_cg_iconst(&L->b, t, 0);
+      kit_cg_ret(&L->b, z);
+    } else if (L->sig.ret.kind == ABI_SPLIT) {
+      KitCgVal v[2];
+      for (int k = 0; k < L->sig.ret.n; k++)
+        v[k] = kit_cg_type_is_float(L->sig.ret.cg[k]) ? kit_cg_fconst(&L->b, L->sig.ret.cg[k], 0)
+                                                      : kit_cg_iconst(&L->b, L->sig.ret.cg[k], 0);
+      kit_cg_emit(&L->b, KIT_CG_OP_RET, KIT_CG_VOID, v, L->sig.ret.n);
+    } else {
+      kit_cg_ret(&L->b, 0);
+    }
+  }
+  /* blocks created for labels/joins that nothing reaches still need a terminator */
+  for (KitCgBlkId bi = 0; bi < f->nblocks; bi++)
+    if (!kit_cg_block_terminated(f, bi)) {
+      kit_cg_builder_at(&L->b, bi);
+      kit_cg_unreachable(&L->b);
+    }
+  if (o->constructor_prio) kit_cg_add_ctor(L->m, s, o->constructor_prio);
+  if (o->destructor_prio) kit_cg_add_dtor(L->m, s, o->destructor_prio);
+  L->fn = NULL;
+  L->f = NULL;
+}
+
+KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
+  Lower L = {0};
+  L.m = kit_cg_module_new(u->main_file ? u->main_file : "module");
+  L.diag = diag;
+  L.opt = opt;
+  L.unit = u;
+  L.file_str = kit_cg_str(L.m, u->main_file ? u->main_file : "");
+  for (CObjList *l = u->objs; l; l = l->next) {
+    CObj *o = l->obj;
+    if (o->storage == SC_TYPEDEF) continue;
+    if (o->alias_target) continue;
+    if (o->is_function) {
+      if (o->body)
+        lower_function(&L, o);
+      else
+        lower_obj_sym(&L, o);
+    } else {
+      lower_global(&L, o);
+    }
+  }
+  /* aliases last: their targets exist by now */
+  for (CObjList *l = u->objs; l; l = l->next) {
+    CObj *o = l->obj;
+    if (!o->alias_target) continue;
+    KitCgSym target = kit_cg_sym_find(L.m, o->alias_target);
+    if (target == UINT32_MAX) {
+      c_error(diag, o->pos, "alias '%s' refers to an undefined symbol '%s'", o->name, o->alias_target);
+      continue;
+    }
+    KitCgSym s = kit_cg_alias_new(L.m, sym_name(o), target);
+    if (s != UINT32_MAX) set_symbol_attrs(&L, o, s);
+  }
+  if (diag->errors) {
+    kit_cg_module_free(L.m);
+    return NULL;
+  }
+  return L.m;
+}

@@ -1,0 +1,107 @@
+/* frontends/c/lower.h — state shared by the files that lower kitcc's AST to
+ * CG: lower.c (module, globals, functions), lower_expr.c, lower_stmt.c,
+ * lower_init.c and abi.c (the x86-64 SysV calling convention). */
+#ifndef KIT_C_LOWER_H
+#define KIT_C_LOWER_H
+
+#include "cc.h"
+
+/* How one C parameter or return value crosses a call (SysV x86-64). */
+typedef enum AbiKind {
+  ABI_IGNORE,   /* void, empty struct */
+  ABI_DIRECT,   /* a scalar in one CG value of ->cg[0] */
+  ABI_SPLIT,    /* a small struct in 1 or 2 eightbytes ->cg[0..n-1] (i64 or f64 parts) */
+  ABI_MEMORY,   /* byval pointer (params) / sret pointer (returns) */
+} AbiKind;
+
+typedef struct AbiArg {
+  AbiKind kind;
+  uint8_t n;            /* values for SPLIT */
+  KitCgType cg[2];
+  uint8_t attrs;        /* KIT_CG_PA_ZEXT / SEXT for DIRECT small ints */
+} AbiArg;
+
+typedef struct AbiSig {
+  AbiArg ret;
+  int nparams;          /* C parameters */
+  AbiArg *params;
+  bool variadic;
+} AbiSig;
+
+/* classify a function type; extra variadic argument types may follow (calls) */
+void abi_classify(CType *fn, CType **vararg_types, int nvarargs, AbiSig *out);
+/* the CG value type of a scalar C type (ints by width, _Bool = i8, pointers = ptr) */
+KitCgType abi_cg_type(const CType *t);
+
+typedef struct Lower Lower;
+
+/* per-function jump targets of the statement being lowered, with the scope
+ * depth they belong to (jumping there runs the cleanups of deeper scopes) */
+typedef struct Targets {
+  KitCgBlkId brk, cont;
+  bool has_brk, has_cont;
+  int brk_depth, cont_depth;
+} Targets;
+
+/* an open block scope: its locals with cleanup attributes run on exit */
+typedef struct Scope {
+  struct Scope *up;
+  CStmt *block;
+  int depth;
+} Scope;
+
+typedef struct LabelBlk {
+  struct LabelBlk *next;
+  const char *name;
+  KitCgBlkId blk;
+} LabelBlk;
+
+struct Lower {
+  KitCgModule *m;
+  CDiag *diag;
+  const CLowerOptions *opt;
+  CUnit *unit;
+  /* the function being lowered */
+  CObj *fn;
+  KitCgFunc *f;
+  KitCgBuilder b;
+  AbiSig sig;
+  KitCgVal sret;        /* the sret pointer parameter, or 0 */
+  Targets tg;
+  LabelBlk *labels;
+  CStmt *cur_switch;
+  Scope *scope;         /* innermost open block */
+  uint32_t file_str;    /* module string of the current file name */
+  int nstrings;         /* string literal globals made so far */
+  int ntemps;
+};
+
+/* lower.c */
+KitCgSym lower_obj_sym(Lower *L, CObj *obj);          /* symbol of a global/function (declared on demand) */
+KitCgSym lower_string_sym(Lower *L, CExpr *str);      /* a private constant global holding the literal */
+void lower_set_loc(Lower *L, CPos pos);
+KitCgBlkId lower_new_block(Lower *L);
+void lower_start_block(Lower *L, KitCgBlkId blk);     /* continue emitting there */
+bool lower_reachable(Lower *L);                       /* current block still open */
+
+/* lower_expr.c */
+KitCgVal lower_expr(Lower *L, CExpr *e);              /* rvalue of a scalar; struct rvalues: their address */
+KitCgVal lower_addr(Lower *L, CExpr *e);              /* address of an lvalue (or of a struct rvalue) */
+KitCgVal lower_cond(Lower *L, CExpr *e);              /* i1 truth value */
+void lower_cond_branch(Lower *L, CExpr *e, KitCgBlkId t, KitCgBlkId f);
+KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to);
+KitCgVal lower_load(Lower *L, KitCgVal addr, CType *t, bool is_volatile);
+void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile);
+KitCgVal lower_i64(Lower *L, int64_t v);
+KitCgVal lower_vla_size(Lower *L, CType *t);          /* byte size of a (VLA) type as i64 */
+uint32_t lower_tydesc(Lower *L, CType *t);
+
+/* lower_stmt.c */
+void lower_stmt(Lower *L, CStmt *s);
+void lower_local_init(Lower *L, CObj *obj);           /* ST_DECL: allocate VLA, run initializer */
+
+/* lower_init.c */
+void lower_global_init(Lower *L, CObj *obj, KitCgGlobal *g);
+void lower_runtime_init(Lower *L, CInit *init, KitCgVal addr); /* memset 0 + stores */
+
+#endif

@@ -1,0 +1,553 @@
+/* frontends/c/lower_expr.c — lowering C expressions to CG: lvalues and
+ * rvalues, conversions, arithmetic with the UB facts UBSan needs (nsw,
+ * shift-in-range, bounds, type descriptors), bitfields, conditionals and
+ * short-circuit logic. Calls and builtins are in lower_call.c. */
+#include "lower.h"
+
+#include <string.h>
+
+#include "lower_expr.h"
+
+KitCgVal lower_i64(Lower *L, int64_t v) { return kit_cg_iconst(&L->b, KIT_CG_I64, (uint64_t)v); }
+
+uint32_t lower_tydesc(Lower *L, CType *t) {
+  char name[256];
+  type_spell(t, name, sizeof name);
+  CType *u = type_unqual(t);
+  KitCgTyKind kind = type_is_integer(u) ? KIT_CG_TD_INT
+                     : type_is_float(u) ? KIT_CG_TD_FLOAT
+                     : u->kind == TY_PTR ? KIT_CG_TD_PTR
+                                         : KIT_CG_TD_OTHER;
+  unsigned bits = u->size > 0 ? (unsigned)u->size * 8 : 0;
+  if (u->kind == TY_LDOUBLE) bits = 80;
+  if (u->kind == TY_BOOL) bits = 1;
+  return kit_cg_tydesc(L->m, name, kind, type_is_signed(u), bits);
+}
+
+static bool is_aggr(CType *t) {
+  t = type_unqual(t);
+  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY;
+}
+
+KitCgVal lower_vla_size(Lower *L, CType *t) {
+  t = type_unqual(t);
+  if (t->kind != TY_ARRAY || !type_is_vla(t)) return lower_i64(L, t->size > 0 ? t->size : 0);
+  KitCgVal elem = lower_vla_size(L, t->base);
+  KitCgVal n;
+  if (t->vla_len) {
+    /* the parser evaluates the length once, into a hidden local (vla_len is its EX_VAR) */
+    n = lower_convert(L, lower_expr(L, t->vla_len), t->vla_len->type, ty_long);
+  } else {
+    n = lower_i64(L, t->len);
+  }
+  return kit_cg_binop(&L->b, KIT_CG_OP_MUL, n, elem);
+}
+
+KitCgVal lower_load(Lower *L, KitCgVal addr, CType *t, bool is_volatile) {
+  if (is_aggr(t) || type_unqual(t)->kind == TY_FUNC) return addr;
+  KitCgType ct = abi_cg_type(t);
+  KitCgVal v = kit_cg_load(&L->b, ct, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
+  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
+  in->tydesc = lower_tydesc(L, t);
+  return v;
+}
+
+void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile) {
+  if (is_aggr(t)) {
+    int64_t size = type_unqual(t)->size;
+    if (size > 0) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, addr, v, lower_i64(L, size), KIT_CG_PROGRAM);
+    return;
+  }
+  kit_cg_store(&L->b, v, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
+  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
+  in->tydesc = lower_tydesc(L, t);
+}
+
+/* ---- conversions ---------------------------------------------------------------- */
+
+static KitCgVal to_bool_i1(Lower *L, KitCgVal v, CType *from) {
+  KitCgType ct = kit_cg_val_type(L->f, v);
+  if (ct == KIT_CG_I1) return v;
+  if (kit_cg_type_is_float(ct)) return kit_cg_cmp(&L->b, KIT_CG_FUNE, v, kit_cg_fconst(&L->b, ct, 0));
+  if (ct == KIT_CG_PTR) {
+    v = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
+    ct = KIT_CG_I64;
+  }
+  (void)from;
+  return kit_cg_cmp(&L->b, KIT_CG_NE, v, kit_cg_iconst(&L->b, ct, 0));
+}
+
+static KitCgVal int_resize(Lower *L, KitCgVal v, KitCgType to, bool is_signed) {
+  KitCgType from = kit_cg_val_type(L->f, v);
+  unsigned fb = kit_cg_type_bits(from), tb = kit_cg_type_bits(to);
+  if (fb == tb) return v;
+  if (fb > tb) return kit_cg_conv(&L->b, KIT_CG_OP_TRUNC, to, v);
+  return kit_cg_conv(&L->b, is_signed ? KIT_CG_OP_SEXT : KIT_CG_OP_ZEXT, to, v);
+}
+
+KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
+  CType *f = type_unqual(from), *t = type_unqual(to);
+  if (t->kind == TY_VOID) return 0;
+  if (is_aggr(t) || is_aggr(f)) return v; /* aggregates travel as addresses */
+  if (t->kind == TY_BOOL) {
+    if (f->kind == TY_BOOL) return v;
+    return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I8, to_bool_i1(L, v, f));
+  }
+  KitCgType fc = kit_cg_val_type(L->f, v), tc = abi_cg_type(t);
+  if (fc == tc) return v;
+  if (fc == KIT_CG_I1) return kit_cg_type_is_float(tc) ? kit_cg_conv(&L->b, KIT_CG_OP_UITOFP, tc, v)
+                                                       : int_resize(L, v, tc == KIT_CG_PTR ? KIT_CG_I64 : tc, false);
+  bool fs = type_is_signed(f);
+  if (kit_cg_type_is_float(fc) && kit_cg_type_is_float(tc))
+    return kit_cg_conv(&L->b, kit_cg_type_bits(fc) < kit_cg_type_bits(tc) ? KIT_CG_OP_FPEXT : KIT_CG_OP_FPTRUNC, tc, v);
+  if (kit_cg_type_is_float(fc)) {
+    if (tc == KIT_CG_PTR) return kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, tc, kit_cg_conv(&L->b, KIT_CG_OP_FPTOSI, KIT_CG_I64, v));
+    return kit_cg_conv(&L->b, type_is_signed(t) ? KIT_CG_OP_FPTOSI : KIT_CG_OP_FPTOUI, tc, v);
+  }
+  if (kit_cg_type_is_float(tc)) {
+    if (fc == KIT_CG_PTR) v = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
+    return kit_cg_conv(&L->b, fs ? KIT_CG_OP_SITOFP : KIT_CG_OP_UITOFP, tc, v);
+  }
+  if (tc == KIT_CG_PTR) return kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, int_resize(L, v, KIT_CG_I64, fs));
+  if (fc == KIT_CG_PTR) return int_resize(L, kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v), tc, false);
+  return int_resize(L, v, tc, fs);
+}
+
+/* ---- lvalues (with bitfields) ------------------------------------------------------ */
+
+LValue lower_lvalue(Lower *L, CExpr *e) {
+  LValue lv = {0};
+  lv.type = e->type;
+  lv.is_volatile = (e->type->quals & Q_VOLATILE) != 0;
+  if (e->kind == EX_MEMBER && e->member->bit_width >= 0) {
+    KitCgVal base = lower_addr(L, e->lhs);
+    lv.addr = e->member->offset ? kit_cg_ptradd(&L->b, base, lower_i64(L, e->member->offset)) : base;
+    lv.bf = e->member;
+    lv.is_volatile |= (e->lhs->type->quals & Q_VOLATILE) != 0;
+    return lv;
+  }
+  lv.addr = lower_addr(L, e);
+  return lv;
+}
+
+/* the integer type holding a bitfield's bits, starting at the field's byte */
+static KitCgType bf_unit(const CMember *m, int *shift) {
+  int first = m->bit_offset, bytes = (first + m->bit_width + 7) / 8;
+  *shift = first;
+  if (bytes <= 1) return KIT_CG_I8;
+  if (bytes <= 2) return KIT_CG_I16;
+  if (bytes <= 4) return KIT_CG_I32;
+  if (bytes <= 8) return KIT_CG_I64;
+  return KIT_CG_I128;
+}
+
+KitCgVal lv_load(Lower *L, LValue *lv) {
+  if (!lv->bf) return lower_load(L, lv->addr, lv->type, lv->is_volatile);
+  int shift;
+  KitCgType ut = bf_unit(lv->bf, &shift);
+  KitCgVal u = kit_cg_load(&L->b, ut, lv->addr, 1, KIT_CG_PROGRAM);
+  if (lv->is_volatile) L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].flags |= KIT_CG_F_VOLATILE;
+  unsigned w = kit_cg_type_bits(ut);
+  bool sgn = type_is_signed(lv->bf->type);
+  KitCgVal v = kit_cg_binop(&L->b, KIT_CG_OP_SHL, u, kit_cg_iconst(&L->b, ut, w - shift - lv->bf->bit_width));
+  v = kit_cg_binop(&L->b, sgn ? KIT_CG_OP_ASHR : KIT_CG_OP_LSHR, v, kit_cg_iconst(&L->b, ut, w - lv->bf->bit_width));
+  KitCgType tt = abi_cg_type(lv->type);
+  if (type_unqual(lv->type)->kind == TY_BOOL) tt = KIT_CG_I8;
+  return int_resize(L, v, tt, sgn);
+}
+
+/* store v (of the field's type); returns the value as read back (truncated to the width) */
+KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v) {
+  if (!lv->bf) {
+    lower_store(L, v, lv->addr, lv->type, lv->is_volatile);
+    return v;
+  }
+  int shift;
+  KitCgType ut = bf_unit(lv->bf, &shift);
+  unsigned w = kit_cg_type_bits(ut), bw = (unsigned)lv->bf->bit_width;
+  KitCgVal nv = int_resize(L, v, ut, false);
+  unsigned __int128 mask = (bw >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << bw) - 1)) << shift;
+  KitCgVal maskv = ut == KIT_CG_I128 ? kit_cg_i128const(&L->b, (uint64_t)mask, (uint64_t)(mask >> 64))
+                                     : kit_cg_iconst(&L->b, ut, (uint64_t)mask);
+  KitCgVal old = kit_cg_load(&L->b, ut, lv->addr, 1, KIT_CG_PROGRAM);
+  KitCgVal cleared = kit_cg_binop(&L->b, KIT_CG_OP_AND, old, kit_cg_unop(&L->b, KIT_CG_OP_NOT, maskv));
+  KitCgVal placed = kit_cg_binop(&L->b, KIT_CG_OP_AND, kit_cg_binop(&L->b, KIT_CG_OP_SHL, nv, kit_cg_iconst(&L->b, ut, shift)), maskv);
+  kit_cg_store(&L->b, kit_cg_binop(&L->b, KIT_CG_OP_OR, cleared, placed), lv->addr, 1, KIT_CG_PROGRAM);
+  if (lv->is_volatile) L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].flags |= KIT_CG_F_VOLATILE;
+  /* the value of the assignment is the field's new value */
+  KitCgVal back = kit_cg_binop(&L->b, KIT_CG_OP_SHL, nv, kit_cg_iconst(&L->b, ut, w - bw));
+  back = kit_cg_binop(&L->b, type_is_signed(lv->bf->type) ? KIT_CG_OP_ASHR : KIT_CG_OP_LSHR, back,
+                      kit_cg_iconst(&L->b, ut, w - bw));
+  return int_resize(L, back, kit_cg_val_type(L->f, v), type_is_signed(lv->bf->type));
+}
+
+KitCgVal lower_addr(Lower *L, CExpr *e) {
+  lower_set_loc(L, e->pos);
+  switch (e->kind) {
+  case EX_VAR: {
+    CObj *o = e->obj;
+    if (o->is_local) {
+      if (!o->cg) {
+        c_error(L->diag, e->pos, "internal: local '%s' has no storage", o->name ? o->name : "?");
+        return kit_cg_iconst(&L->b, KIT_CG_PTR, 0);
+      }
+      return (KitCgVal)(uintptr_t)o->cg;
+    }
+    return kit_cg_symaddr(&L->b, lower_obj_sym(L, o), 0);
+  }
+  case EX_DEREF:
+    return lower_expr(L, e->lhs);
+  case EX_MEMBER: {
+    KitCgVal base = lower_addr(L, e->lhs);
+    return e->member->offset ? kit_cg_ptradd(&L->b, base, lower_i64(L, e->member->offset)) : base;
+  }
+  case EX_STRING:
+    return kit_cg_symaddr(&L->b, lower_string_sym(L, e), 0);
+  case EX_COMPOUND_LIT: {
+    CObj *o = e->obj;
+    if (!o->is_local) return kit_cg_symaddr(&L->b, lower_obj_sym(L, o), 0);
+    KitCgVal addr = (KitCgVal)(uintptr_t)o->cg;
+    if (o->init) lower_runtime_init(L, o->init, addr);
+    return addr;
+  }
+  case EX_COMMA:
+    lower_expr(L, e->lhs);
+    return lower_addr(L, e->rhs);
+  default:
+    /* a struct rvalue (call result, ?:, assignment, statement expression) is its address */
+    if (is_aggr(e->type)) return lower_expr(L, e);
+    {
+      /* an rvalue whose address is needed (e.g. member of a returned struct): spill */
+      KitCgVal v = lower_expr(L, e);
+      uint32_t so = kit_cg_stack_new(L->m, L->f, (uint64_t)(e->type->size > 0 ? e->type->size : 8),
+                                     (uint32_t)(e->type->align ? e->type->align : 8), 0);
+      KitCgVal a = kit_cg_stackaddr(&L->b, so);
+      lower_store(L, v, a, e->type, false);
+      return a;
+    }
+  }
+}
+
+/* ---- arithmetic ---------------------------------------------------------------------- */
+
+static KitCgOp int_op(CExprKind k, bool is_signed) {
+  switch (k) {
+  case EX_ADD: return KIT_CG_OP_ADD;
+  case EX_SUB: return KIT_CG_OP_SUB;
+  case EX_MUL: return KIT_CG_OP_MUL;
+  case EX_DIV: return is_signed ? KIT_CG_OP_SDIV : KIT_CG_OP_UDIV;
+  case EX_MOD: return is_signed ? KIT_CG_OP_SREM : KIT_CG_OP_UREM;
+  case EX_SHL: return KIT_CG_OP_SHL;
+  case EX_SHR: return is_signed ? KIT_CG_OP_ASHR : KIT_CG_OP_LSHR;
+  case EX_BAND: return KIT_CG_OP_AND;
+  case EX_BOR: return KIT_CG_OP_OR;
+  case EX_BXOR: return KIT_CG_OP_XOR;
+  default: return KIT_CG_OP_ADD;
+  }
+}
+
+static KitCgOp float_op(CExprKind k) {
+  switch (k) {
+  case EX_ADD: return KIT_CG_OP_FADD;
+  case EX_SUB: return KIT_CG_OP_FSUB;
+  case EX_MUL: return KIT_CG_OP_FMUL;
+  case EX_DIV: return KIT_CG_OP_FDIV;
+  default: return KIT_CG_OP_FREM;
+  }
+}
+
+static KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
+
+/* a binary arithmetic op on values already in type t; pos for UBSan */
+KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type) {
+  CType *u = type_unqual(t);
+  if (type_is_float(u)) return kit_cg_binop(&L->b, float_op(k), a, b);
+  bool sgn = type_is_signed(u);
+  if (k == EX_SHL || k == EX_SHR) b = int_resize(L, b, kit_cg_val_type(L->f, a), rhs_type && type_is_signed(rhs_type));
+  KitCgVal r = kit_cg_binop(&L->b, int_op(k, sgn), a, b);
+  KitCgInst *in = last_inst(L);
+  if (sgn && (k == EX_ADD || k == EX_SUB || k == EX_MUL)) in->flags |= KIT_CG_F_NSW;
+  if (k == EX_SHL || k == EX_SHR) in->flags |= KIT_CG_F_SHIFT_INRANGE;
+  in->tydesc = lower_tydesc(L, t);
+  return r;
+}
+
+static KitCgPred cmp_pred(CExprKind k, CType *t) {
+  bool f = type_is_float(type_unqual(t)), s = type_is_signed(type_unqual(t));
+  switch (k) {
+  case EX_LT: return f ? KIT_CG_FOLT : s ? KIT_CG_SLT : KIT_CG_ULT;
+  case EX_LE: return f ? KIT_CG_FOLE : s ? KIT_CG_SLE : KIT_CG_ULE;
+  case EX_GT: return f ? KIT_CG_FOGT : s ? KIT_CG_SGT : KIT_CG_UGT;
+  case EX_GE: return f ? KIT_CG_FOGE : s ? KIT_CG_SGE : KIT_CG_UGE;
+  case EX_EQ: return f ? KIT_CG_FOEQ : KIT_CG_EQ;
+  default: return f ? KIT_CG_FUNE : KIT_CG_NE;
+  }
+}
+
+static KitCgVal as_int(Lower *L, KitCgVal v) {
+  return kit_cg_val_type(L->f, v) == KIT_CG_PTR ? kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v) : v;
+}
+
+static KitCgVal compare(Lower *L, CExpr *e) {
+  KitCgVal a = as_int(L, lower_expr(L, e->lhs)), b = as_int(L, lower_expr(L, e->rhs));
+  lower_set_loc(L, e->pos);
+  return kit_cg_cmp(&L->b, cmp_pred(e->kind, e->lhs->type), a, b);
+}
+
+static bool is_cmp(CExprKind k) { return k >= EX_LT && k <= EX_NE; }
+
+KitCgVal lower_cond(Lower *L, CExpr *e) {
+  if (is_cmp(e->kind)) return compare(L, e);
+  if (e->kind == EX_LNOT) return kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_cond(L, e->lhs));
+  KitCgVal v = lower_expr(L, e);
+  return to_bool_i1(L, v, e->type);
+}
+
+void lower_cond_branch(Lower *L, CExpr *e, KitCgBlkId t, KitCgBlkId f) {
+  if (e->kind == EX_LAND || e->kind == EX_LOR) {
+    KitCgBlkId mid = lower_new_block(L);
+    if (e->kind == EX_LAND)
+      lower_cond_branch(L, e->lhs, mid, f);
+    else
+      lower_cond_branch(L, e->lhs, t, mid);
+    lower_start_block(L, mid);
+    lower_cond_branch(L, e->rhs, t, f);
+    return;
+  }
+  if (e->kind == EX_LNOT) {
+    lower_cond_branch(L, e->lhs, f, t);
+    return;
+  }
+  KitCgVal c = lower_cond(L, e);
+  kit_cg_condbr(&L->b, c, t, f);
+}
+
+/* && || as values: i1 through a phi */
+static KitCgVal logical(Lower *L, CExpr *e) {
+  KitCgBlkId tb = lower_new_block(L), fb = lower_new_block(L), join = lower_new_block(L);
+  lower_cond_branch(L, e, tb, fb);
+  lower_start_block(L, tb);
+  KitCgVal one = kit_cg_iconst(&L->b, KIT_CG_I32, 1);
+  kit_cg_br(&L->b, join);
+  lower_start_block(L, fb);
+  KitCgVal zero = kit_cg_iconst(&L->b, KIT_CG_I32, 0);
+  kit_cg_br(&L->b, join);
+  lower_start_block(L, join);
+  KitCgInst *phi = kit_cg_phi(&L->b, KIT_CG_I32);
+  KitCgVal id = phi->id;
+  kit_cg_phi_add(L->m, phi, one, tb);
+  phi = last_inst(L);
+  kit_cg_phi_add(L->m, phi, zero, fb);
+  return id;
+}
+
+static KitCgVal conditional(Lower *L, CExpr *e) {
+  KitCgBlkId tb = lower_new_block(L), fb = lower_new_block(L), join = lower_new_block(L);
+  KitCgVal cv = 0;
+  bool gnu = !e->lhs;
+  if (gnu) {
+    /* x ?: y — x is evaluated once */
+    cv = lower_expr(L, e->cond);
+    kit_cg_condbr(&L->b, to_bool_i1(L, cv, e->cond->type), tb, fb);
+  } else {
+    lower_cond_branch(L, e->cond, tb, fb);
+  }
+  bool is_void = type_unqual(e->type)->kind == TY_VOID;
+  lower_start_block(L, tb);
+  KitCgVal a = gnu ? lower_convert(L, cv, e->cond->type, e->type) : lower_expr(L, e->lhs);
+  KitCgBlkId tend = L->b.blk;
+  bool treach = lower_reachable(L);
+  if (treach) kit_cg_br(&L->b, join);
+  lower_start_block(L, fb);
+  KitCgVal b = lower_expr(L, e->rhs);
+  KitCgBlkId fend = L->b.blk;
+  bool freach = lower_reachable(L);
+  if (freach) kit_cg_br(&L->b, join);
+  lower_start_block(L, join);
+  if (is_void || !a || !b) return 0;
+  if (!treach && !freach) return a;
+  KitCgType ct = kit_cg_val_type(L->f, a);
+  KitCgInst *phi = kit_cg_phi(&L->b, ct);
+  KitCgVal id = phi->id;
+  if (treach) kit_cg_phi_add(L->m, phi, a, tend);
+  phi = last_inst(L);
+  if (freach) kit_cg_phi_add(L->m, phi, b, fend);
+  return id;
+}
+
+static KitCgVal ptr_offset(Lower *L, CExpr *e, KitCgVal idx) {
+  /* idx converted to i64, scaled by the element size */
+  idx = lower_convert(L, idx, e->rhs->type, ty_long);
+  KitCgVal scale = e->step ? lower_i64(L, e->step) : lower_vla_size(L, e->vla_type);
+  if (e->step == 1) return idx;
+  return kit_cg_binop(&L->b, KIT_CG_OP_MUL, idx, scale);
+}
+
+static KitCgVal incdec(Lower *L, CExpr *e) {
+  LValue lv = lower_lvalue(L, e->lhs);
+  KitCgVal old = lv_load(L, &lv);
+  CType *t = type_unqual(e->lhs->type);
+  bool inc = e->kind == EX_PREINC || e->kind == EX_POSTINC;
+  KitCgVal nv;
+  lower_set_loc(L, e->pos);
+  if (t->kind == TY_PTR) {
+    int64_t step = e->step ? e->step : 1;
+    KitCgVal off = e->step ? lower_i64(L, inc ? step : -step) : lower_vla_size(L, e->vla_type);
+    if (!e->step && !inc) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
+    nv = kit_cg_ptradd(&L->b, old, off);
+  } else if (type_is_float(t)) {
+    nv = kit_cg_binop(&L->b, inc ? KIT_CG_OP_FADD : KIT_CG_OP_FSUB, old, kit_cg_fconst(&L->b, abi_cg_type(t), 1.0));
+  } else if (t->kind == TY_BOOL) {
+    nv = inc ? kit_cg_iconst(&L->b, KIT_CG_I8, 1)
+             : kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I8, kit_cg_cmp(&L->b, KIT_CG_EQ, old, kit_cg_iconst(&L->b, KIT_CG_I8, 0)));
+  } else {
+    KitCgType ct = kit_cg_val_type(L->f, old);
+    nv = kit_cg_binop(&L->b, inc ? KIT_CG_OP_ADD : KIT_CG_OP_SUB, old, kit_cg_iconst(&L->b, ct, 1));
+    /* char/short ++ happens in int and converts back: no UB; int and wider can overflow */
+    if (type_is_signed(t) && type_rank(t) >= type_rank(ty_int)) last_inst(L)->flags |= KIT_CG_F_NSW;
+    last_inst(L)->tydesc = lower_tydesc(L, t);
+  }
+  KitCgVal stored = lv_store(L, &lv, nv);
+  bool post = e->kind == EX_POSTINC || e->kind == EX_POSTDEC;
+  return post ? old : stored;
+}
+
+static KitCgVal opassign(Lower *L, CExpr *e) {
+  LValue lv = lower_lvalue(L, e->lhs);
+  KitCgVal old = lv_load(L, &lv);
+  KitCgVal rhs = lower_expr(L, e->rhs);
+  lower_set_loc(L, e->pos);
+  KitCgVal nv;
+  if (e->op == EX_PTRADD || e->op == EX_PTRSUB) {
+    KitCgVal off = ptr_offset(L, e, rhs);
+    if (e->op == EX_PTRSUB) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
+    nv = kit_cg_ptradd(&L->b, old, off);
+  } else {
+    CType *ot = e->optype ? e->optype : e->lhs->type;
+    KitCgVal a = lower_convert(L, old, e->lhs->type, ot);
+    KitCgVal r = lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
+    nv = lower_convert(L, r, ot, e->lhs->type);
+  }
+  return lv_store(L, &lv, nv);
+}
+
+KitCgVal lower_expr(Lower *L, CExpr *e) {
+  lower_set_loc(L, e->pos);
+  switch (e->kind) {
+  case EX_INT: {
+    KitCgType ct = abi_cg_type(e->type);
+    if (ct == KIT_CG_I128) return kit_cg_i128const(&L->b, (uint64_t)e->ival, (uint64_t)(e->ival >> 64));
+    if (ct == KIT_CG_PTR) return kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, lower_i64(L, (int64_t)e->ival));
+    return kit_cg_iconst(&L->b, ct, (uint64_t)e->ival);
+  }
+  case EX_FLOAT: {
+    KitCgType ct = abi_cg_type(e->type);
+    if (ct == KIT_CG_F80) return kit_cg_f80const(&L->b, e->fval);
+    return kit_cg_fconst(&L->b, ct, (double)e->fval);
+  }
+  case EX_STRING:
+  case EX_COMPOUND_LIT:
+    return lower_load(L, lower_addr(L, e), e->type, false);
+  case EX_VAR:
+    if (e->obj->is_function) return lower_addr(L, e);
+    /* fallthrough */
+  case EX_DEREF:
+  case EX_MEMBER: {
+    LValue lv = lower_lvalue(L, e);
+    return lv_load(L, &lv);
+  }
+  case EX_ADDR:
+  case EX_DECAY:
+    return lower_addr(L, e->lhs);
+  case EX_LABEL_ADDR:
+    c_error(L->diag, e->pos, "taking the address of a label is not supported by kitcc yet");
+    return kit_cg_iconst(&L->b, KIT_CG_PTR, 0);
+  case EX_NEG: {
+    KitCgVal v = lower_expr(L, e->lhs);
+    if (type_is_float(e->type)) return kit_cg_unop(&L->b, KIT_CG_OP_FNEG, v);
+    KitCgVal r = kit_cg_binop(&L->b, KIT_CG_OP_SUB, kit_cg_iconst(&L->b, kit_cg_val_type(L->f, v), 0), v);
+    if (type_is_signed(e->type)) last_inst(L)->flags |= KIT_CG_F_NSW;
+    last_inst(L)->tydesc = lower_tydesc(L, e->type);
+    return r;
+  }
+  case EX_BITNOT:
+    return kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_expr(L, e->lhs));
+  case EX_LNOT:
+    return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_cond(L, e->lhs)));
+  case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC:
+    return incdec(L, e);
+  case EX_CAST:
+    return lower_convert(L, lower_expr(L, e->lhs), e->lhs->type, e->type);
+  case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
+  case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR: {
+    KitCgVal a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
+    lower_set_loc(L, e->pos);
+    return lower_arith(L, e->kind, a, b, e->type, e->rhs->type);
+  }
+  case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE:
+    return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), compare(L, e));
+  case EX_LAND: case EX_LOR: {
+    KitCgVal v = logical(L, e);
+    return int_resize(L, v, abi_cg_type(e->type), false);
+  }
+  case EX_PTRADD: case EX_PTRSUB: {
+    KitCgVal p = lower_expr(L, e->lhs);
+    KitCgVal off = ptr_offset(L, e, lower_expr(L, e->rhs));
+    lower_set_loc(L, e->pos);
+    if (e->kind == EX_PTRSUB) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
+    KitCgVal r = kit_cg_ptradd(&L->b, p, off);
+    if (e->bound >= 0) {
+      KitCgInst *in = last_inst(L);
+      in->flags |= KIT_CG_F_BOUNDS;
+      in->bound = e->bound;
+    }
+    return r;
+  }
+  case EX_PTRDIFF: {
+    KitCgVal a = as_int(L, lower_expr(L, e->lhs)), b = as_int(L, lower_expr(L, e->rhs));
+    KitCgVal d = kit_cg_binop(&L->b, KIT_CG_OP_SUB, a, b);
+    KitCgVal step = e->step ? lower_i64(L, e->step) : lower_vla_size(L, e->vla_type);
+    if (e->step == 1) return d;
+    KitCgVal q = kit_cg_binop(&L->b, KIT_CG_OP_SDIV, d, step);
+    last_inst(L)->flags |= KIT_CG_F_EXACT;
+    return q;
+  }
+  case EX_ASSIGN: {
+    LValue lv = lower_lvalue(L, e->lhs);
+    KitCgVal v = lower_expr(L, e->rhs);
+    lower_set_loc(L, e->pos);
+    KitCgVal r = lv_store(L, &lv, v);
+    return is_aggr(e->type) ? lv.addr : r;
+  }
+  case EX_OPASSIGN:
+    return opassign(L, e);
+  case EX_COND:
+    return conditional(L, e);
+  case EX_COMMA:
+    lower_expr(L, e->lhs);
+    return lower_expr(L, e->rhs);
+  case EX_CALL:
+    return lower_call(L, e);
+  case EX_STMT_EXPR:
+    return lower_stmt_expr(L, e);
+  case EX_VLA_SIZEOF:
+    return lower_convert(L, lower_vla_size(L, e->vla_type), ty_long, e->type);
+  case EX_VA_ARG: {
+    KitCgVal ap = lower_addr(L, e->lhs);
+    if (type_unqual(e->lhs->type)->kind == TY_PTR) ap = lower_expr(L, e->lhs); /* va_list parameter decayed */
+    if (is_aggr(e->type)) {
+      c_error(L->diag, e->pos, "va_arg of a struct or union type is not supported by kitcc yet");
+      return ap;
+    }
+    KitCgInst *in = kit_cg_emit(&L->b, KIT_CG_OP_VAARG, abi_cg_type(e->type), &ap, 1);
+    return in->id;
+  }
+  case EX_BUILTIN:
+    return lower_builtin(L, e);
+  default:
+    c_error(L->diag, e->pos, "internal: cannot lower this expression (kind %d)", (int)e->kind);
+    return kit_cg_iconst(&L->b, KIT_CG_I32, 0);
+  }
+}

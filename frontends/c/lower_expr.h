@@ -1,0 +1,27 @@
+/* frontends/c/lower_expr.h — helpers shared by the expression lowering files
+ * (lower_expr.c, lower_call.c, lower_stmt.c). */
+#ifndef KIT_C_LOWER_EXPR_H
+#define KIT_C_LOWER_EXPR_H
+
+#include "lower.h"
+
+/* an lvalue: an address, or a bitfield inside the storage at addr */
+typedef struct LValue {
+  KitCgVal addr;
+  CMember *bf;
+  CType *type;
+  bool is_volatile;
+} LValue;
+
+LValue lower_lvalue(Lower *L, CExpr *e);
+KitCgVal lv_load(Lower *L, LValue *lv);
+KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v);
+KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type);
+
+/* lower_call.c */
+KitCgVal lower_call(Lower *L, CExpr *e);
+KitCgVal lower_builtin(Lower *L, CExpr *e);
+/* lower_stmt.c */
+KitCgVal lower_stmt_expr(Lower *L, CExpr *e);
+
+#endif

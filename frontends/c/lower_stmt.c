@@ -1,0 +1,276 @@
+/* frontends/c/lower_stmt.c — lowering C statements to CG blocks: control
+ * flow, switch tables with GNU case ranges, labels and goto, returns through
+ * the ABI, local declarations (VLAs, initializers, lifetime markers) and the
+ * cleanup attribute on every way out of a scope. */
+#include <string.h>
+
+#include "lower_expr.h"
+
+/* after a jump: further code in the same C statement list is unreachable */
+static void dead_block(Lower *L) { lower_start_block(L, lower_new_block(L)); }
+
+static int depth(Lower *L) { return L->scope ? L->scope->depth : 0; }
+
+static void run_cleanups_of(Lower *L, CStmt *blk) {
+  /* reverse declaration order */
+  CObj *objs[256];
+  int n = 0;
+  for (CObjList *l = blk->locals; l && n < 256; l = l->next)
+    if (l->obj->cleanup_fn) objs[n++] = l->obj;
+  while (n--) {
+    CObj *o = objs[n];
+    KitCgVal a = (KitCgVal)(uintptr_t)o->cg;
+    kit_cg_call(&L->b, lower_obj_sym(L, o->cleanup_fn), KIT_CG_VOID, &a, 1);
+  }
+}
+
+/* leave every scope deeper than `to` */
+static void unwind_to(Lower *L, int to) {
+  for (Scope *s = L->scope; s && s->depth > to; s = s->up) run_cleanups_of(L, s->block);
+}
+
+static KitCgBlkId label_block(Lower *L, const char *name) {
+  for (LabelBlk *lb = L->labels; lb; lb = lb->next)
+    if (strcmp(lb->name, name) == 0) return lb->blk;
+  LabelBlk *lb = c_alloc(sizeof *lb);
+  lb->name = name;
+  lb->blk = lower_new_block(L);
+  lb->next = L->labels;
+  L->labels = lb;
+  return lb->blk;
+}
+
+static void lifetime(Lower *L, CObj *o, KitCgOp op) {
+  if (!o->cg_slot) return;
+  kit_cg_emit(&L->b, op, KIT_CG_VOID, NULL, 0)->aux = o->cg_slot - 1;
+}
+
+void lower_local_init(Lower *L, CObj *o) {
+  lower_set_loc(L, o->pos);
+  if (type_is_vla(o->type)) {
+    KitCgVal size = lower_vla_size(L, o->type);
+    KitCgInst *in = kit_cg_emit(&L->b, KIT_CG_OP_ALLOCA, KIT_CG_PTR, &size, 1);
+    in->imm = (uint64_t)(o->align > 16 ? o->align : 16);
+    o->cg = (void *)(uintptr_t)in->id;
+    return;
+  }
+  lifetime(L, o, KIT_CG_OP_LIFETIME_START);
+  if (o->init) lower_runtime_init(L, o->init, (KitCgVal)(uintptr_t)o->cg);
+}
+
+static void lower_return(Lower *L, CStmt *s) {
+  KitCgVal v = s->expr ? lower_expr(L, s->expr) : 0;
+  lower_set_loc(L, s->pos);
+  unwind_to(L, 0);
+  const AbiArg *r = &L->sig.ret;
+  CType *rt = type_unqual(L->fn->type)->base;
+  switch (r->kind) {
+  case ABI_DIRECT:
+    if (!v) v = kit_cg_type_is_float(r->cg[0]) ? kit_cg_fconst(&L->b, r->cg[0], 0) : kit_cg_iconst(&L->b, r->cg[0], 0);
+    kit_cg_ret(&L->b, v);
+    break;
+  case ABI_SPLIT: {
+    KitCgVal tmp = kit_cg_stackaddr(&L->b, kit_cg_stack_new(L->m, L->f, 16, 8, 0));
+    if (v) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, rt->size), KIT_CG_PROGRAM);
+    KitCgVal parts[2];
+    for (int k = 0; k < r->n; k++)
+      parts[k] = kit_cg_load(&L->b, r->cg[k], k ? kit_cg_ptradd(&L->b, tmp, lower_i64(L, 8)) : tmp, 8, KIT_CG_PROGRAM);
+    kit_cg_emit(&L->b, KIT_CG_OP_RET, KIT_CG_VOID, parts, r->n);
+    break;
+  }
+  case ABI_MEMORY:
+    if (v) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, L->sret, v, lower_i64(L, rt->size), KIT_CG_PROGRAM);
+    kit_cg_ret(&L->b, 0);
+    break;
+  default:
+    kit_cg_ret(&L->b, 0);
+    break;
+  }
+  dead_block(L);
+}
+
+static void lower_switch(Lower *L, CStmt *s) {
+  KitCgVal v = lower_expr(L, s->expr);
+  KitCgBlkId exit = lower_new_block(L), dflt = exit;
+  uint32_t n = 0, cap = 16;
+  int64_t *vals = c_alloc(sizeof(int64_t) * cap);
+  KitCgBlkId *tgts = c_alloc(sizeof(KitCgBlkId) * cap);
+  for (CStmtList *c = s->cases; c; c = c->next) {
+    CStmt *cs = c->stmt;
+    KitCgBlkId blk = lower_new_block(L);
+    cs->cg = (void *)(uintptr_t)(blk + 1);
+    if (cs->case_hi - cs->case_lo > 1024) continue; /* huge GNU ranges are tested below */
+    for (int64_t x = cs->case_lo;; x++) {
+      if (n == cap) {
+        cap *= 2;
+        int64_t *nv = c_alloc(sizeof(int64_t) * cap);
+        KitCgBlkId *nt = c_alloc(sizeof(KitCgBlkId) * cap);
+        memcpy(nv, vals, n * sizeof *vals);
+        memcpy(nt, tgts, n * sizeof *tgts);
+        vals = nv;
+        tgts = nt;
+      }
+      vals[n] = x;
+      tgts[n++] = blk;
+      if (x == cs->case_hi) break;
+    }
+  }
+  if (s->default_case) {
+    dflt = lower_new_block(L);
+    s->default_case->cg = (void *)(uintptr_t)(dflt + 1);
+  }
+  /* large ranges: compare before the table */
+  bool sgn = type_is_signed(s->expr->type);
+  KitCgType ct = kit_cg_val_type(L->f, v);
+  for (CStmtList *c = s->cases; c; c = c->next) {
+    CStmt *cs = c->stmt;
+    if (cs->case_hi - cs->case_lo <= 1024) continue;
+    KitCgVal lo = kit_cg_cmp(&L->b, sgn ? KIT_CG_SGE : KIT_CG_UGE, v, kit_cg_iconst(&L->b, ct, (uint64_t)cs->case_lo));
+    KitCgVal hi = kit_cg_cmp(&L->b, sgn ? KIT_CG_SLE : KIT_CG_ULE, v, kit_cg_iconst(&L->b, ct, (uint64_t)cs->case_hi));
+    KitCgBlkId next = lower_new_block(L);
+    kit_cg_condbr(&L->b, kit_cg_binop(&L->b, KIT_CG_OP_AND, lo, hi), (KitCgBlkId)((uintptr_t)cs->cg - 1), next);
+    lower_start_block(L, next);
+  }
+  kit_cg_switch(&L->b, v, dflt, vals, tgts, n);
+  dead_block(L);
+  Targets saved = L->tg;
+  CStmt *saved_sw = L->cur_switch;
+  L->tg.brk = exit;
+  L->tg.has_brk = true;
+  L->tg.brk_depth = depth(L);
+  L->cur_switch = s;
+  lower_stmt(L, s->body);
+  L->tg = saved;
+  L->cur_switch = saved_sw;
+  if (lower_reachable(L)) kit_cg_br(&L->b, exit);
+  lower_start_block(L, exit);
+}
+
+/* a loop: cond at top (while/for) or bottom (do) */
+static void lower_loop(Lower *L, CStmt *s) {
+  KitCgBlkId cond = lower_new_block(L), body = lower_new_block(L), step = lower_new_block(L), exit = lower_new_block(L);
+  if (s->kind == ST_FOR && s->init) lower_stmt(L, s->init);
+  kit_cg_br(&L->b, s->kind == ST_DO ? body : cond);
+  lower_start_block(L, cond);
+  if (s->expr)
+    lower_cond_branch(L, s->expr, body, exit);
+  else
+    kit_cg_br(&L->b, body);
+  lower_start_block(L, body);
+  Targets saved = L->tg;
+  L->tg.brk = exit;
+  L->tg.cont = step;
+  L->tg.has_brk = L->tg.has_cont = true;
+  L->tg.brk_depth = L->tg.cont_depth = depth(L);
+  lower_stmt(L, s->body);
+  L->tg = saved;
+  if (lower_reachable(L)) kit_cg_br(&L->b, step);
+  lower_start_block(L, step);
+  if (s->kind == ST_FOR && s->step) lower_expr(L, s->step);
+  kit_cg_br(&L->b, cond);
+  lower_start_block(L, exit);
+}
+
+static void lower_block(Lower *L, CStmt *s) {
+  Scope sc = {L->scope, s, depth(L) + 1};
+  L->scope = &sc;
+  for (CStmtList *l = s->stmts; l; l = l->next) lower_stmt(L, l->stmt);
+  L->scope = sc.up;
+  if (lower_reachable(L)) {
+    run_cleanups_of(L, s);
+    for (CObjList *l = s->locals; l; l = l->next) lifetime(L, l->obj, KIT_CG_OP_LIFETIME_END);
+  }
+}
+
+void lower_stmt(Lower *L, CStmt *s) {
+  if (!s) return;
+  lower_set_loc(L, s->pos);
+  switch (s->kind) {
+  case ST_NULL:
+    return;
+  case ST_EXPR:
+    lower_expr(L, s->expr);
+    return;
+  case ST_DECL:
+    lower_local_init(L, s->obj);
+    return;
+  case ST_BLOCK:
+    lower_block(L, s);
+    return;
+  case ST_IF: {
+    KitCgBlkId t = lower_new_block(L), f = lower_new_block(L), join = s->els ? lower_new_block(L) : f;
+    lower_cond_branch(L, s->expr, t, f);
+    lower_start_block(L, t);
+    lower_stmt(L, s->then);
+    if (lower_reachable(L)) kit_cg_br(&L->b, join);
+    if (s->els) {
+      lower_start_block(L, f);
+      lower_stmt(L, s->els);
+      if (lower_reachable(L)) kit_cg_br(&L->b, join);
+    }
+    lower_start_block(L, join);
+    return;
+  }
+  case ST_WHILE: case ST_DO: case ST_FOR:
+    lower_loop(L, s);
+    return;
+  case ST_SWITCH:
+    lower_switch(L, s);
+    return;
+  case ST_CASE: case ST_DEFAULT: {
+    KitCgBlkId blk = s->cg ? (KitCgBlkId)((uintptr_t)s->cg - 1) : lower_new_block(L);
+    if (lower_reachable(L)) kit_cg_br(&L->b, blk);
+    lower_start_block(L, blk);
+    lower_stmt(L, s->body);
+    return;
+  }
+  case ST_BREAK: case ST_CONTINUE: {
+    bool brk = s->kind == ST_BREAK;
+    if (brk ? !L->tg.has_brk : !L->tg.has_cont) {
+      c_error(L->diag, s->pos, "'%s' statement not in loop%s", brk ? "break" : "continue", brk ? " or switch statement" : " statement");
+      return;
+    }
+    unwind_to(L, brk ? L->tg.brk_depth : L->tg.cont_depth);
+    kit_cg_br(&L->b, brk ? L->tg.brk : L->tg.cont);
+    dead_block(L);
+    return;
+  }
+  case ST_RETURN:
+    lower_return(L, s);
+    return;
+  case ST_GOTO:
+    kit_cg_br(&L->b, label_block(L, s->label));
+    dead_block(L);
+    return;
+  case ST_LABEL: {
+    KitCgBlkId blk = label_block(L, s->label);
+    if (lower_reachable(L)) kit_cg_br(&L->b, blk);
+    lower_start_block(L, blk);
+    lower_stmt(L, s->body);
+    return;
+  }
+  case ST_GOTO_PTR:
+    c_error(L->diag, s->pos, "computed goto is not supported by kitcc yet");
+    return;
+  }
+}
+
+KitCgVal lower_stmt_expr(Lower *L, CExpr *e) {
+  CStmt *blk = e->body;
+  if (!blk || blk->kind != ST_BLOCK) {
+    lower_stmt(L, blk);
+    return 0;
+  }
+  Scope sc = {L->scope, blk, depth(L) + 1};
+  L->scope = &sc;
+  KitCgVal v = 0;
+  for (CStmtList *l = blk->stmts; l; l = l->next) {
+    if (!l->next && l->stmt->kind == ST_EXPR)
+      v = lower_expr(L, l->stmt->expr);
+    else
+      lower_stmt(L, l->stmt);
+  }
+  L->scope = sc.up;
+  if (lower_reachable(L)) run_cleanups_of(L, blk);
+  return v;
+}
