@@ -95,16 +95,42 @@ CType *type_enum(const char *tag) {
 
 CType *type_unqual(CType *t) { return t->origin ? t->origin : t; }
 
-CType *type_qualified(CType *t, unsigned quals) {
-  if (!quals) return t;
+static bool is_tagged(const CType *t) { return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ENUM; }
+
+static CType *wrap(CType *t, unsigned quals, const char *typedef_name) {
   CType *o = type_unqual(t);
-  unsigned q = (t->quals | quals) & 0xff;
   CType *n = c_alloc(sizeof *n);
   *n = *o;
-  n->quals = (uint8_t)q;
+  n->quals = (uint8_t)(quals & 0xff);
   n->origin = o;
-  n->typedef_name = t->typedef_name;
+  n->typedef_name = typedef_name;
+  n->wrappers = NULL;
+  n->next_wrapper = NULL;
+  if (is_tagged(o)) {
+    n->next_wrapper = o->wrappers;
+    o->wrappers = n;
+  }
   return n;
+}
+
+CType *type_qualified(CType *t, unsigned quals) {
+  if (!quals || (t->quals | quals) == t->quals) return t;
+  return wrap(t, t->quals | quals, t->typedef_name);
+}
+
+CType *type_typedef(CType *t, const char *name) { return wrap(t, t->quals, name); }
+
+void type_sync_wrappers(CType *t) {
+  for (CType *w = t->wrappers; w; w = w->next_wrapper) {
+    w->size = t->size;
+    w->align = t->align;
+    w->members = t->members;
+    w->complete = t->complete;
+    w->packed = t->packed;
+    w->flexible = t->flexible;
+    w->base = t->base;
+    w->is_unsigned = t->is_unsigned;
+  }
 }
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -172,6 +198,7 @@ void type_layout(CType *t, bool packed, int max_align) {
   size = align_to(size, align);
   t->size = size > INT32_MAX ? INT32_MAX : (int)size;
   t->complete = true;
+  type_sync_wrappers(t);
 }
 
 /* ---- queries ------------------------------------------------------------------ */

@@ -87,6 +87,9 @@ struct CType {
   /* typedef name through which the type was spelled (for diagnostics) */
   const char *typedef_name;
   int id;             /* unique per struct/union/enum declaration */
+  /* copies of a struct/union/enum (qualified or typedef'd) made before it was
+   * completed follow its completion: the original lists them */
+  CType *wrappers, *next_wrapper;
 };
 
 /* the basic types (unqualified singletons) */
@@ -101,6 +104,10 @@ CType *type_struct(CTypeKind kind, const char *tag); /* new incomplete struct/un
 CType *type_enum(const char *tag);
 CType *type_qualified(CType *t, unsigned quals); /* t with extra qualifiers */
 CType *type_unqual(CType *t);
+/* a copy of t named by a typedef (diagnostics spell the name) */
+CType *type_typedef(CType *t, const char *name);
+/* after a struct/union/enum is completed: update the copies made earlier */
+void type_sync_wrappers(CType *t);
 
 /* lay out a struct/union whose members are set: offsets, bitfields (SysV /
  * gcc rules incl. packed and aligned), size, alignment, flexible array */

@@ -1,0 +1,379 @@
+/* frontends/c/builtin.c — GNU builtins kitcc understands (va_*, offsetof,
+ * types_compatible_p, choose_expr, constant_p, expect, bit operations,
+ * overflow arithmetic, atomics, float classification, huge_val/inf/nan) and
+ * the prototypes of libc functions that __builtin_<name> forms and implicit
+ * declarations should use. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* ---- libc prototypes: "r:p,p" with codes i=int u=unsigned l=long L=unsigned long
+ * (size_t) d=double f=float D=long double p=void* c=const char* v=void .=variadic ---- */
+static const struct {
+  const char *name, *sig;
+} libc[] = {
+    {"abort", "v:"}, {"exit", "v:i"}, {"_exit", "v:i"}, {"malloc", "p:L"}, {"calloc", "p:L,L"},
+    {"realloc", "p:p,L"}, {"free", "v:p"}, {"memcpy", "p:p,p,L"}, {"memmove", "p:p,p,L"},
+    {"memset", "p:p,i,L"}, {"memcmp", "i:p,p,L"}, {"memchr", "p:p,i,L"}, {"strlen", "L:c"},
+    {"strcpy", "p:p,c"}, {"strncpy", "p:p,c,L"}, {"strcat", "p:p,c"}, {"strncat", "p:p,c,L"},
+    {"strcmp", "i:c,c"}, {"strncmp", "i:c,c,L"}, {"strchr", "p:c,i"}, {"strrchr", "p:c,i"},
+    {"strstr", "p:c,c"}, {"strdup", "p:c"}, {"strndup", "p:c,L"}, {"strspn", "L:c,c"},
+    {"strcspn", "L:c,c"}, {"strpbrk", "p:c,c"}, {"printf", "i:c."}, {"fprintf", "i:p,c."},
+    {"sprintf", "i:p,c."}, {"snprintf", "i:p,L,c."}, {"puts", "i:c"}, {"putchar", "i:i"},
+    {"abs", "i:i"}, {"labs", "l:l"}, {"llabs", "l:l"}, {"sqrt", "d:d"}, {"sqrtf", "f:f"},
+    {"sqrtl", "D:D"}, {"fabs", "d:d"}, {"fabsf", "f:f"}, {"fabsl", "D:D"}, {"floor", "d:d"},
+    {"ceil", "d:d"}, {"pow", "d:d,d"}, {"exp", "d:d"}, {"log", "d:d"}, {"sin", "d:d"}, {"cos", "d:d"},
+    {"atan2", "d:d,d"}, {"fmod", "d:d,d"}, {"ldexp", "d:d,i"}, {"frexp", "d:d,p"}, {"modf", "d:d,p"},
+    {"isdigit", "i:i"}, {"isalpha", "i:i"}, {"isspace", "i:i"}, {"toupper", "i:i"}, {"tolower", "i:i"},
+    {"atoi", "i:c"}, {"atol", "l:c"}, {"strtol", "l:c,p,i"}, {"strtoul", "L:c,p,i"}, {"strtod", "d:c,p"},
+    {"alloca", "p:L"}, {"bzero", "v:p,L"}, {"bcmp", "i:p,p,L"}, {"index", "p:c,i"}, {"rindex", "p:c,i"},
+    {"stpcpy", "p:p,c"}, {"ffs", "i:i"}, {"fputs", "i:c,p"}, {"fputc", "i:i,p"}, {"putc", "i:i,p"},
+    {"fwrite", "L:p,L,L,p"}, {"vprintf", "i:c,p"}, {"vfprintf", "i:p,c,p"}, {"vsprintf", "i:p,c,p"},
+    {"vsnprintf", "i:p,L,c,p"}, {"signbit", "i:d"},
+};
+
+static CType *code_type(char c) {
+  switch (c) {
+  case 'i': return ty_int;
+  case 'u': return ty_uint;
+  case 'l': return ty_long;
+  case 'L': return ty_ulong;
+  case 'd': return ty_double;
+  case 'f': return ty_float;
+  case 'D': return ty_ldouble;
+  case 'c': return type_ptr(type_qualified(ty_char, Q_CONST));
+  case 'p': return type_ptr(ty_void);
+  default: return ty_void;
+  }
+}
+
+CType *libc_prototype(const char *name) {
+  for (size_t i = 0; i < sizeof libc / sizeof libc[0]; i++) {
+    if (strcmp(libc[i].name, name)) continue;
+    const char *s = libc[i].sig;
+    CType *ret = code_type(s[0]);
+    CParam head = {0}, *tail = &head;
+    bool variadic = false;
+    for (s += 2; *s; s++) {
+      if (*s == ',') continue;
+      if (*s == '.') {
+        variadic = true;
+        continue;
+      }
+      CParam *q = c_alloc(sizeof *q);
+      q->type = code_type(*s);
+      tail = tail->next = q;
+    }
+    return type_func(ret, head.next, variadic, false);
+  }
+  return NULL;
+}
+
+/* ---- builtin calls ------------------------------------------------------------------ */
+
+typedef struct BI {
+  const char *name;
+  CBuiltin id;
+  const char *ret;   /* "i" int, "b" _Bool, "a0" type of arg 0, "v" void, "p" void*, "d" double, "L" size_t ... */
+  int nargs;         /* -1 = any */
+} BI;
+
+static const BI builtins[] = {
+    {"__builtin_va_start", BI_VA_START, "v", -1}, {"__builtin_va_end", BI_VA_END, "v", 1},
+    {"__builtin_va_copy", BI_VA_COPY, "v", 2}, {"__builtin_expect", BI_EXPECT, "l", 2},
+    {"__builtin_expect_with_probability", BI_EXPECT, "l", 3},
+    {"__builtin_unreachable", BI_UNREACHABLE, "v", 0}, {"__builtin_trap", BI_TRAP, "v", 0},
+    {"__builtin_bswap16", BI_BSWAP16, "s", 1}, {"__builtin_bswap32", BI_BSWAP32, "u", 1},
+    {"__builtin_bswap64", BI_BSWAP64, "L", 1},
+    {"__builtin_clz", BI_CLZ, "i", 1}, {"__builtin_clzl", BI_CLZ, "i", 1}, {"__builtin_clzll", BI_CLZ, "i", 1},
+    {"__builtin_ctz", BI_CTZ, "i", 1}, {"__builtin_ctzl", BI_CTZ, "i", 1}, {"__builtin_ctzll", BI_CTZ, "i", 1},
+    {"__builtin_popcount", BI_POPCOUNT, "i", 1}, {"__builtin_popcountl", BI_POPCOUNT, "i", 1},
+    {"__builtin_popcountll", BI_POPCOUNT, "i", 1}, {"__builtin_parity", BI_PARITY, "i", 1},
+    {"__builtin_parityl", BI_PARITY, "i", 1}, {"__builtin_parityll", BI_PARITY, "i", 1},
+    {"__builtin_ffs", BI_FFS, "i", 1}, {"__builtin_ffsl", BI_FFS, "i", 1}, {"__builtin_ffsll", BI_FFS, "i", 1},
+    {"__builtin_clrsb", BI_CLRSB, "i", 1}, {"__builtin_clrsbl", BI_CLRSB, "i", 1},
+    {"__builtin_clrsbll", BI_CLRSB, "i", 1},
+    {"__builtin_add_overflow", BI_ADD_OVERFLOW, "b", 3}, {"__builtin_sub_overflow", BI_SUB_OVERFLOW, "b", 3},
+    {"__builtin_mul_overflow", BI_MUL_OVERFLOW, "b", 3},
+    {"__builtin_memcpy", BI_MEMCPY, "p", 3}, {"__builtin_memmove", BI_MEMMOVE, "p", 3},
+    {"__builtin_memset", BI_MEMSET, "p", 3}, {"__builtin_alloca", BI_ALLOCA, "p", 1},
+    {"__builtin_frame_address", BI_FRAME_ADDRESS, "p", 1}, {"__builtin_return_address", BI_RETURN_ADDRESS, "p", 1},
+    {"__builtin_fabs", BI_FABS, "d", 1}, {"__builtin_fabsf", BI_FABS, "f", 1}, {"__builtin_fabsl", BI_FABS, "D", 1},
+    {"__builtin_sqrt", BI_SQRT, "d", 1}, {"__builtin_sqrtf", BI_SQRT, "f", 1}, {"__builtin_sqrtl", BI_SQRT, "D", 1},
+    {"__builtin_copysign", BI_COPYSIGN, "d", 2}, {"__builtin_copysignf", BI_COPYSIGN, "f", 2},
+    {"__builtin_copysignl", BI_COPYSIGN, "D", 2}, {"__builtin_fmin", BI_FMIN, "d", 2},
+    {"__builtin_fminf", BI_FMIN, "f", 2}, {"__builtin_fmax", BI_FMAX, "d", 2}, {"__builtin_fmaxf", BI_FMAX, "f", 2},
+    {"__builtin_fma", BI_FMA, "d", 3}, {"__builtin_fmaf", BI_FMA, "f", 3},
+    {"__builtin_isnan", BI_ISNAN, "i", 1}, {"__builtin_isinf", BI_ISINF, "i", 1},
+    {"__builtin_isfinite", BI_ISFINITE, "i", 1}, {"__builtin_signbit", BI_SIGNBIT, "i", 1},
+    {"__builtin_signbitf", BI_SIGNBIT, "i", 1}, {"__builtin_signbitl", BI_SIGNBIT, "i", 1},
+    {"__builtin_isunordered", BI_ISUNORDERED, "i", 2}, {"__builtin_isless", BI_ISLESS, "i", 2},
+    {"__builtin_islessequal", BI_ISLESSEQUAL, "i", 2}, {"__builtin_isgreater", BI_ISGREATER, "i", 2},
+    {"__builtin_isgreaterequal", BI_ISGREATEREQUAL, "i", 2}, {"__builtin_islessgreater", BI_ISLESSGREATER, "i", 2},
+    {"__builtin_prefetch", BI_PREFETCH, "v", -1}, {"__builtin_assume_aligned", BI_ASSUME_ALIGNED, "p", -1},
+    {"__atomic_load_n", BI_ATOMIC_LOAD, "*0", 2}, {"__atomic_store_n", BI_ATOMIC_STORE, "v", 3},
+    {"__atomic_exchange_n", BI_ATOMIC_EXCHANGE, "*0", 3},
+    {"__atomic_compare_exchange_n", BI_ATOMIC_CMPXCHG, "b", 6},
+    {"__atomic_fetch_add", BI_ATOMIC_FETCH_ADD, "*0", 3}, {"__atomic_fetch_sub", BI_ATOMIC_FETCH_SUB, "*0", 3},
+    {"__atomic_fetch_and", BI_ATOMIC_FETCH_AND, "*0", 3}, {"__atomic_fetch_or", BI_ATOMIC_FETCH_OR, "*0", 3},
+    {"__atomic_fetch_xor", BI_ATOMIC_FETCH_XOR, "*0", 3}, {"__atomic_fetch_nand", BI_ATOMIC_FETCH_NAND, "*0", 3},
+    {"__atomic_add_fetch", BI_ATOMIC_ADD_FETCH, "*0", 3}, {"__atomic_sub_fetch", BI_ATOMIC_SUB_FETCH, "*0", 3},
+    {"__atomic_and_fetch", BI_ATOMIC_AND_FETCH, "*0", 3}, {"__atomic_or_fetch", BI_ATOMIC_OR_FETCH, "*0", 3},
+    {"__atomic_xor_fetch", BI_ATOMIC_XOR_FETCH, "*0", 3}, {"__atomic_nand_fetch", BI_ATOMIC_NAND_FETCH, "*0", 3},
+    {"__atomic_test_and_set", BI_ATOMIC_TEST_AND_SET, "b", 2}, {"__atomic_clear", BI_ATOMIC_CLEAR, "v", 2},
+    {"__atomic_thread_fence", BI_ATOMIC_THREAD_FENCE, "v", 1},
+    {"__atomic_signal_fence", BI_ATOMIC_SIGNAL_FENCE, "v", 1},
+    {"__sync_synchronize", BI_SYNC_SYNCHRONIZE, "v", 0},
+    {"__sync_lock_release", BI_SYNC_LOCK_RELEASE, "v", 1},
+    {"__sync_val_compare_and_swap", BI_SYNC_VAL_CAS, "*0", 3},
+    {"__sync_bool_compare_and_swap", BI_SYNC_BOOL_CAS, "b", 3},
+    {"__sync_fetch_and_add", BI_ATOMIC_FETCH_ADD, "*0", -2}, {"__sync_fetch_and_sub", BI_ATOMIC_FETCH_SUB, "*0", -2},
+    {"__sync_fetch_and_and", BI_ATOMIC_FETCH_AND, "*0", -2}, {"__sync_fetch_and_or", BI_ATOMIC_FETCH_OR, "*0", -2},
+    {"__sync_fetch_and_xor", BI_ATOMIC_FETCH_XOR, "*0", -2},
+    {"__sync_fetch_and_nand", BI_ATOMIC_FETCH_NAND, "*0", -2},
+    {"__sync_add_and_fetch", BI_ATOMIC_ADD_FETCH, "*0", -2}, {"__sync_sub_and_fetch", BI_ATOMIC_SUB_FETCH, "*0", -2},
+    {"__sync_and_and_fetch", BI_ATOMIC_AND_FETCH, "*0", -2}, {"__sync_or_and_fetch", BI_ATOMIC_OR_FETCH, "*0", -2},
+    {"__sync_xor_and_fetch", BI_ATOMIC_XOR_FETCH, "*0", -2},
+    {"__sync_nand_and_fetch", BI_ATOMIC_NAND_FETCH, "*0", -2},
+    {"__sync_lock_test_and_set", BI_ATOMIC_EXCHANGE, "*0", -2},
+};
+
+static CType *ret_type(const char *r, CExprList *args) {
+  if (r[0] == '*') {
+    /* the pointee of argument 0 */
+    CType *t = args ? type_unqual(args->expr->type) : NULL;
+    return t && t->kind == TY_PTR ? type_unqual(t->base) : ty_int;
+  }
+  switch (r[0]) {
+  case 'i': return ty_int;
+  case 'b': return ty_bool;
+  case 'v': return ty_void;
+  case 'p': return type_ptr(ty_void);
+  case 'd': return ty_double;
+  case 'f': return ty_float;
+  case 'D': return ty_ldouble;
+  case 'l': return ty_long;
+  case 'L': return ty_ulong;
+  case 'u': return ty_uint;
+  case 's': return ty_ushort;
+  default: return ty_int;
+  }
+}
+
+static CExprList *read_args(Parser *p) {
+  CExprList head = {0}, *tail = &head;
+  if (accept(p, ")")) return NULL;
+  do {
+    CExprList *l = c_alloc(sizeof *l);
+    l->expr = parse_assign(p);
+    tail = tail->next = l;
+  } while (accept(p, ","));
+  expect(p, ")");
+  return head.next;
+}
+
+static int count(CExprList *a) {
+  int n = 0;
+  for (; a; a = a->next) n++;
+  return n;
+}
+
+/* operands of the bit builtins are converted to the width the name says */
+static CType *bit_operand_type(const char *name, CBuiltin id) {
+  size_t n = strlen(name);
+  if (id == BI_BSWAP16) return ty_ushort;
+  if (id == BI_BSWAP32) return ty_uint;
+  if (id == BI_BSWAP64) return ty_ulong;
+  bool ll = n > 2 && name[n - 1] == 'l' && name[n - 2] == 'l';
+  bool l = !ll && name[n - 1] == 'l';
+  bool sgn = id == BI_CLRSB || id == BI_FFS;
+  if (ll || l) return sgn ? ty_long : ty_ulong;
+  return sgn ? ty_int : ty_uint;
+}
+
+static CExpr *offsetof_expr(Parser *p, CPos pos) {
+  expect(p, "(");
+  CType *t = parse_type_name(p);
+  expect(p, ",");
+  /* a member designator: ident ( . ident | [ expr ] )* */
+  int64_t off = 0;
+  CType *cur = type_unqual(t);
+  const char *name = ident(p);
+  for (;;) {
+    if (name) {
+      int64_t o = 0;
+      CMember *m = type_find_member(cur, name, &o);
+      if (!m) {
+        perror_at(p, pos, "no member named '%s'", name);
+        break;
+      }
+      off += o;
+      cur = type_unqual(m->type);
+      name = NULL;
+    }
+    if (accept(p, ".")) {
+      name = ident(p);
+      continue;
+    }
+    if (accept(p, "[")) {
+      int64_t i = parse_const_int(p);
+      expect(p, "]");
+      if (cur->kind == TY_ARRAY) {
+        off += i * type_unqual(cur->base)->size;
+        cur = type_unqual(cur->base);
+      }
+      continue;
+    }
+    break;
+  }
+  expect(p, ")");
+  return new_int(off, ty_ulong, pos);
+}
+
+static CExpr *nan_or_inf(Parser *p, const char *name, CPos pos) {
+  const char *s = name + strlen("__builtin_");
+  CType *t = ty_double;
+  size_t n = strlen(s);
+  if (strcmp(s, "inf") && s[n - 1] == 'f') t = ty_float;
+  if (s[n - 1] == 'l') t = ty_ldouble;
+  bool is_nan = !strncmp(s, "nan", 3);
+  CExprList *args = read_args(p);
+  (void)args;
+  CExpr *e = new_expr(EX_FLOAT, t, pos);
+  e->fval = is_nan ? (long double)NAN : (long double)INFINITY;
+  return e;
+}
+
+CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
+  if (strncmp(name, "__builtin_", 10) && strncmp(name, "__atomic_", 9) && strncmp(name, "__sync_", 7)) return NULL;
+  if (!strcmp(name, "__builtin_va_arg")) {
+    expect(p, "(");
+    CExpr *ap = parse_assign(p);
+    expect(p, ",");
+    CType *t = parse_type_name(p);
+    expect(p, ")");
+    CExpr *e = new_expr(EX_VA_ARG, t, pos);
+    e->lhs = ap;
+    return e;
+  }
+  if (!strcmp(name, "__builtin_offsetof")) return offsetof_expr(p, pos);
+  if (!strcmp(name, "__builtin_types_compatible_p")) {
+    expect(p, "(");
+    CType *a = parse_type_name(p);
+    expect(p, ",");
+    CType *b = parse_type_name(p);
+    expect(p, ")");
+    return new_int(type_compatible(type_unqual(a), type_unqual(b)), ty_int, pos);
+  }
+  if (!strcmp(name, "__builtin_choose_expr")) {
+    expect(p, "(");
+    int64_t c = parse_const_int(p);
+    expect(p, ",");
+    CExpr *a = parse_assign(p);
+    expect(p, ",");
+    CExpr *b = parse_assign(p);
+    expect(p, ")");
+    return c ? a : b;
+  }
+  if (!strcmp(name, "__builtin_constant_p")) {
+    expect(p, "(");
+    CExpr *e = parse_assign(p);
+    expect(p, ")");
+    int64_t v;
+    long double f;
+    return new_int(c_eval_int(e, &v) || (type_is_float(e->type) && c_eval_float(e, &f)), ty_int, pos);
+  }
+  if (!strncmp(name, "__builtin_huge_val", 18) || !strncmp(name, "__builtin_inf", 13) || !strncmp(name, "__builtin_nan", 13)) {
+    expect(p, "(");
+    return nan_or_inf(p, name, pos);
+  }
+  for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+    const BI *b = &builtins[i];
+    if (strcmp(b->name, name)) continue;
+    expect(p, "(");
+    CExprList *args = read_args(p);
+    int n = count(args);
+    if (b->nargs >= 0 && n != b->nargs && b->id != BI_PREFETCH) {
+      perror_at(p, pos, "wrong number of arguments to '%s'", name);
+      return new_int(0, ty_int, pos);
+    }
+    for (CExprList *a = args; a; a = a->next) {
+      /* va_list arguments stay lvalues; everything else decays */
+      if (b->id == BI_VA_START || b->id == BI_VA_END || b->id == BI_VA_COPY) continue;
+      a->expr = rvalue(p, a->expr);
+    }
+    if (b->id == BI_VA_START && p->fn) p->fn->has_va_start = true;
+    if (b->nargs == -2 || (b->id >= BI_ATOMIC_LOAD && b->id <= BI_SYNC_BOOL_CAS && !strncmp(name, "__sync", 6))) {
+      /* __sync_* forms: sequentially consistent */
+      CExprList *l = args;
+      while (l && l->next) l = l->next;
+      if (l && b->id != BI_SYNC_SYNCHRONIZE && b->id != BI_SYNC_LOCK_RELEASE && b->id != BI_SYNC_VAL_CAS &&
+          b->id != BI_SYNC_BOOL_CAS) {
+        CExprList *o = c_alloc(sizeof *o);
+        o->expr = new_int(5, ty_int, pos);
+        l->next = o;
+      }
+    }
+    CExpr *e = new_expr(EX_BUILTIN, ret_type(b->ret, args), pos);
+    e->builtin = b->id;
+    e->args = args;
+    switch (b->id) {
+    case BI_CLZ: case BI_CTZ: case BI_POPCOUNT: case BI_PARITY: case BI_FFS: case BI_CLRSB:
+    case BI_BSWAP16: case BI_BSWAP32: case BI_BSWAP64:
+      args->expr = convert(p, args->expr, bit_operand_type(name, b->id));
+      if (b->id == BI_BSWAP16) e->type = ty_ushort;
+      break;
+    case BI_FABS: case BI_SQRT: case BI_COPYSIGN: case BI_FMIN: case BI_FMAX: case BI_FMA:
+      for (CExprList *a = args; a; a = a->next) a->expr = convert(p, a->expr, e->type);
+      break;
+    case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_SIGNBIT:
+      if (!type_is_float(args->expr->type)) args->expr = convert(p, args->expr, ty_double);
+      break;
+    case BI_ISUNORDERED: case BI_ISLESS: case BI_ISLESSEQUAL: case BI_ISGREATER: case BI_ISGREATEREQUAL:
+    case BI_ISLESSGREATER: {
+      CType *t = type_common(args->expr->type, args->next->expr->type);
+      args->expr = convert(p, args->expr, t);
+      args->next->expr = convert(p, args->next->expr, t);
+      break;
+    }
+    case BI_EXPECT:
+      args->expr = convert(p, args->expr, ty_long);
+      break;
+    default:
+      break;
+    }
+    return e;
+  }
+  /* __builtin_<libc function>: a call of the function itself */
+  const char *base = name + (name[2] == 'b' ? 10 : 0);
+  if (name[2] != 'b') return NULL;
+  Sym *y = scope_find(p, base);
+  CObj *o;
+  if (y && y->kind == SYM_OBJ && y->obj->is_function) {
+    o = y->obj;
+  } else {
+    CType *proto = libc_prototype(base);
+    if (!proto) {
+      perror_at(p, pos, "unsupported builtin '%s'", name);
+      return new_int(0, ty_int, pos);
+    }
+    o = c_alloc(sizeof *o);
+    o->name = base;
+    o->type = proto;
+    o->pos = pos;
+    o->is_function = true;
+    o->storage = SC_EXTERN;
+    PScope *saved = p->scope;
+    p->scope = p->file_scope;
+    scope_add(p, base, SYM_OBJ)->obj = o;
+    p->scope = saved;
+    add_unit_obj(p, o);
+  }
+  expect(p, "(");
+  CExprList *args = read_args(p);
+  CExpr *fn = new_expr(EX_VAR, o->type, pos);
+  fn->obj = o;
+  return finish_call(p, fn, args, pos);
+}

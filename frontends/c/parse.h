@@ -1,0 +1,185 @@
+/* frontends/c/parse.h — state shared by the parser's files: the token
+ * array, keywords, scopes, and the per-function context. parse.c drives,
+ * decl.c reads declarations and types, expr.c expressions (with the
+ * semantic checks and implicit conversions), stmt.c statements, init.c
+ * initializers, scope.c names, eval.c constant expressions. */
+#ifndef KIT_C_PARSE_H
+#define KIT_C_PARSE_H
+
+#include "cc.h"
+
+typedef enum Kw {
+  KW_NONE,
+  KW_AUTO, KW_BREAK, KW_CASE, KW_CHAR, KW_CONST, KW_CONTINUE, KW_DEFAULT, KW_DO, KW_DOUBLE,
+  KW_ELSE, KW_ENUM, KW_EXTERN, KW_FLOAT, KW_FOR, KW_GOTO, KW_IF, KW_INLINE, KW_INT, KW_LONG,
+  KW_REGISTER, KW_RESTRICT, KW_RETURN, KW_SHORT, KW_SIGNED, KW_SIZEOF, KW_STATIC, KW_STRUCT,
+  KW_SWITCH, KW_TYPEDEF, KW_UNION, KW_UNSIGNED, KW_VOID, KW_VOLATILE, KW_WHILE,
+  KW_ALIGNAS, KW_ALIGNOF, KW_ATOMIC, KW_BOOL, KW_COMPLEX, KW_GENERIC, KW_IMAGINARY, KW_NORETURN,
+  KW_STATIC_ASSERT, KW_THREAD_LOCAL,
+  /* GNU */
+  KW_ATTRIBUTE, KW_ASM, KW_TYPEOF, KW_TYPEOF_UNQUAL, KW_EXTENSION, KW_INT128, KW_BUILTIN_VA_LIST,
+  KW_BUILTIN_VA_ARG, KW_BUILTIN_OFFSETOF, KW_BUILTIN_TYPES_COMPATIBLE_P, KW_BUILTIN_CHOOSE_EXPR,
+  KW_LABEL, KW_AUTO_TYPE, KW_REAL, KW_IMAG, KW_FLOAT128, KW_FLOATN,
+  KW_COUNT
+} Kw;
+
+/* one token of the unit, copied out of the preprocessor */
+typedef struct PTok {
+  CTokKind kind;
+  Kw kw;
+  const char *text;
+  uint32_t len;
+  CPos pos;
+} PTok;
+
+/* what a name means in the ordinary name space */
+typedef enum SymKind { SYM_OBJ, SYM_TYPEDEF, SYM_ENUMCONST } SymKind;
+
+typedef struct Sym {
+  struct Sym *next;      /* same scope */
+  const char *name;
+  SymKind kind;
+  CObj *obj;             /* SYM_OBJ */
+  CType *type;           /* SYM_TYPEDEF, SYM_ENUMCONST (its type) */
+  int64_t value;         /* SYM_ENUMCONST */
+} Sym;
+
+typedef struct Tag {
+  struct Tag *next;
+  const char *name;
+  CType *type;
+} Tag;
+
+typedef struct PScope {
+  struct PScope *up;
+  Sym *syms;
+  Tag *tags;
+  void *index;           /* hash of syms for the file scope */
+} PScope;
+
+/* GNU attributes collected while reading a declaration */
+typedef struct Attrs {
+  int aligned;           /* 0 = none */
+  bool packed, weak, used, noinline, always_inline, noreturn, cold, returns_twice, no_sanitize_address;
+  bool is_unused, deprecated, transparent_union, may_alias, gnu_inline;
+  CVisibility visibility;
+  bool has_visibility;
+  const char *section, *alias, *cleanup;
+  int constructor, destructor;  /* priority, 0 = none */
+  int mode_bytes;               /* __attribute__((mode(QI/HI/SI/DI/TI))) */
+  int vector_size;
+} Attrs;
+
+typedef struct Parser {
+  CDiag *diag;
+  const CParseOptions *opt;
+  PTok *toks;
+  size_t ntoks, pos;
+  PScope *scope;         /* innermost */
+  PScope *file_scope;
+  CUnit *unit;
+  CObjList **unit_tail;
+  /* the function being parsed */
+  CObj *fn;
+  CObjList **locals_tail;
+  CStmt *cur_switch;     /* for case/default */
+  CStmtList **cases_tail;
+  int loop_depth, switch_depth;
+  CObjList **block_locals_tail; /* locals of the innermost ST_BLOCK */
+  int nstatic_locals;    /* for unique names of static locals */
+  int nanon;
+  int pack_align;        /* #pragma pack value, 0 = none */
+  CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
+  CStmtList **pending_tail;
+} Parser;
+
+/* ---- tokens (parse.c) ---- */
+static inline PTok *tok(Parser *p) { return &p->toks[p->pos]; }
+static inline PTok *peek(Parser *p, int n) {
+  size_t i = p->pos + (size_t)n;
+  return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
+}
+static inline bool at_eof(Parser *p) { return tok(p)->kind == CT_EOF; }
+bool is_punct(PTok *t, const char *s);
+bool is_kw(PTok *t, Kw kw);
+bool accept(Parser *p, const char *punct);     /* consume if it is that punctuator */
+bool accept_kw(Parser *p, Kw kw);
+void expect(Parser *p, const char *punct);     /* error if missing (does not consume otherwise) */
+PTok *next(Parser *p);                         /* consume and return the current token */
+const char *ident(Parser *p);                  /* consume an identifier or report; NULL on error */
+void skip_to(Parser *p, const char *punct);    /* error recovery: up to and over punct */
+#define perror_at(p, pos, ...) c_error((p)->diag, (pos), __VA_ARGS__)
+#define pwarn_at(p, pos, ...) c_warning((p)->diag, (pos), __VA_ARGS__)
+
+/* ---- scopes (scope.c) ---- */
+void scope_push(Parser *p);
+void scope_pop(Parser *p);
+Sym *scope_find(Parser *p, const char *name);            /* innermost visible */
+Sym *scope_find_here(Parser *p, const char *name);       /* current scope only */
+Sym *scope_add(Parser *p, const char *name, SymKind kind);
+Tag *tag_find(Parser *p, const char *name, bool here_only);
+Tag *tag_add(Parser *p, const char *name, CType *t);
+bool is_typename(Parser *p, PTok *t);                    /* starts a type name / declaration */
+
+/* ---- declarations (decl.c) ---- */
+typedef struct DeclSpec {
+  CType *type;
+  CStorage storage;
+  bool is_inline, is_noreturn, is_thread_local;
+  int align;
+  Attrs attrs;
+  bool had_type;         /* some type specifier was seen (else implicit int) */
+  CPos pos;
+} DeclSpec;
+
+bool parse_declspec(Parser *p, DeclSpec *ds, bool allow_storage);
+/* reads a declarator; name (NULL if abstract) and its position come back */
+CType *parse_declarator(Parser *p, CType *base, const char **name, CPos *pos, Attrs *attrs);
+CType *parse_type_name(Parser *p);                      /* for casts, sizeof, _Generic ... */
+void parse_attributes(Parser *p, Attrs *a);             /* any number of __attribute__((...)) */
+const char *parse_asm_label(Parser *p);                 /* __asm__("name") after a declarator, or NULL */
+/* a declaration at file or block scope; block scope appends ST_DECL/ST_EXPR
+ * statements to *out (NULL at file scope) */
+void parse_declaration(Parser *p, CStmtList ***out);
+void parse_static_assert(Parser *p);
+void apply_attrs(CObj *o, const Attrs *a);
+void attrs_merge(Attrs *into, const Attrs *a);
+CObj *new_local(Parser *p, const char *name, CType *t, CPos pos);
+void add_unit_obj(Parser *p, CObj *o);
+void pending_vla_add(Parser *p, CStmt *s);
+
+/* ---- expressions (expr.c) ---- */
+CExpr *parse_expr(Parser *p);                           /* comma expression */
+CExpr *parse_assign(Parser *p);
+CExpr *parse_cond_expr(Parser *p);                      /* conditional-expression */
+int64_t parse_const_int(Parser *p);                     /* integer constant expression */
+CExpr *new_expr(CExprKind k, CType *t, CPos pos);
+CExpr *new_int(int64_t v, CType *t, CPos pos);
+CExpr *convert(Parser *p, CExpr *e, CType *to);         /* implicit conversion (checks) */
+CExpr *rvalue(Parser *p, CExpr *e);                     /* array/function decay */
+CExpr *assign_convert(Parser *p, CExpr *e, CType *to, const char *what); /* assignment rules */
+bool is_null_ptr_const(CExpr *e);
+CExpr *cond_expr_bool(Parser *p, CExpr *e);             /* a controlling expression */
+void mark_address_taken(CExpr *e);
+
+/* ---- literals (literal.c) ---- */
+CExpr *parse_number(Parser *p, PTok *t);
+CExpr *parse_char(Parser *p, PTok *t);
+CExpr *parse_string(Parser *p);                         /* at a CT_STRING: joins adjacent ones */
+
+/* ---- builtins (builtin.c) ---- */
+/* a call-like builtin at an identifier naming one; NULL if `name` is not a builtin */
+CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos);
+/* the prototype of a libc function that __builtin_<name> or an implicit call
+ * should see, or NULL */
+CType *libc_prototype(const char *name);
+CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
+
+/* ---- statements (stmt.c) ---- */
+CStmt *parse_compound(Parser *p);                       /* { ... } */
+CStmt *new_stmt(CStmtKind k, CPos pos);
+
+/* ---- initializers (init.c) ---- */
+CInit *parse_initializer(Parser *p, CType *t, bool is_static);
+
+#endif
