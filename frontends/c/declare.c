@@ -142,6 +142,7 @@ static void parse_kr_params(Parser *p, CType *ft) {
 
 static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   CType *ft = type_unqual(t);
+  CType **declared = NULL; /* K&R: the declared type of each parameter, when narrower than its promotion */
   if (ft->old_style && ft->params) {
     /* the parameter types come from the declaration list; callers pass promoted values */
     CType *copy = c_alloc(sizeof *copy);
@@ -155,10 +156,19 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
     }
     copy->params = head.next;
     parse_kr_params(p, copy);
-    for (CParam *q = copy->params; q; q = q->next) {
+    int n = 0;
+    for (CParam *q = copy->params; q; q = q->next) n++;
+    declared = c_alloc(sizeof(CType *) * (size_t)n);
+    n = 0;
+    for (CParam *q = copy->params; q; q = q->next, n++) {
       CType *u = type_unqual(q->type);
-      if (u->kind == TY_FLOAT) q->type = ty_double;
-      else if (type_is_integer(u) && type_rank(u) < type_rank(ty_int)) q->type = ty_int;
+      if (u->kind == TY_FLOAT) {
+        declared[n] = q->type;
+        q->type = ty_double;
+      } else if (type_is_integer(u) && type_rank(u) < type_rank(ty_int)) {
+        declared[n] = q->type;
+        q->type = ty_int;
+      }
     }
     t = ft = copy;
     o->type = t;
@@ -174,12 +184,31 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   p->locals_tail = &o->locals;
   scope_push(p);
   CObjList **ptail = &o->params;
-  for (CParam *q = ft->params; q; q = q->next) {
+  CStmtList *narrowed = NULL, **ntail = &narrowed;
+  int i = 0;
+  for (CParam *q = ft->params; q; q = q->next, i++) {
     CObj *po = new_local(p, q->name, q->type, q->pos);
     po->is_param = true;
-    if (q->name) scope_add(p, q->name, SYM_OBJ)->obj = po;
-    else if (!ft->old_style) {
-      /* unnamed parameters are fine in a definition only from C2x; gcc accepts them */
+    if (q->name && declared && declared[i]) {
+      /* a K&R parameter narrower than its promotion: a local of the declared type */
+      CObj *lo = new_local(p, q->name, declared[i], q->pos);
+      CExpr *v = new_expr(EX_VAR, po->type, q->pos);
+      v->obj = po;
+      v->is_lvalue = true;
+      lo->init = c_alloc(sizeof(CInit));
+      lo->init->type = declared[i];
+      lo->init->nitems = 1;
+      lo->init->items = c_alloc(sizeof(CInitItem));
+      lo->init->items[0] = (CInitItem){0, declared[i], NULL, convert(p, v, declared[i])};
+      scope_add(p, q->name, SYM_OBJ)->obj = lo;
+      CStmt *d = new_stmt(ST_DECL, q->pos);
+      d->obj = lo;
+      CStmtList *l = c_alloc(sizeof *l);
+      l->stmt = d;
+      *ntail = l;
+      ntail = &l->next;
+    } else if (q->name) {
+      scope_add(p, q->name, SYM_OBJ)->obj = po;
     }
     CObjList *l = c_alloc(sizeof *l);
     l->obj = po;
@@ -187,6 +216,10 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
     ptail = &l->next;
   }
   o->body = parse_compound(p);
+  if (narrowed) {
+    *ntail = o->body->stmts;
+    o->body->stmts = narrowed;
+  }
   scope_pop(p);
   p->fn = saved_fn;
 }

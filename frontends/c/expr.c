@@ -271,6 +271,7 @@ static CExpr *compare_expr(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos)
 static CExpr *parse_cast(Parser *p);
 static CExpr *parse_unary(Parser *p);
 static CExpr *parse_postfix(Parser *p);
+static CExpr *postfix_ops(Parser *p, CExpr *e);
 
 static const struct {
   const char *op;
@@ -494,10 +495,7 @@ static CExpr *parse_cast(Parser *p) {
     CPos pos = next(p)->pos;
     CType *t = parse_type_name(p);
     expect(p, ")");
-    if (is_punct(tok(p), "{")) {
-      CExpr *cl = compound_literal(p, t, pos);
-      return cl;
-    }
+    if (is_punct(tok(p), "{")) return postfix_ops(p, compound_literal(p, t, pos));
     CExpr *e = rvalue(p, parse_cast(p));
     CType *u = type_unqual(t), *f = type_unqual(e->type);
     if (u->kind != TY_VOID && !(type_is_scalar(u) && type_is_scalar(f)) &&
@@ -886,8 +884,11 @@ static CExprList *parse_args(Parser *p) {
   return head.next;
 }
 
-static CExpr *parse_postfix(Parser *p) {
-  CExpr *e = parse_primary(p);
+static CExpr *postfix_ops(Parser *p, CExpr *e);
+
+static CExpr *parse_postfix(Parser *p) { return postfix_ops(p, parse_primary(p)); }
+
+static CExpr *postfix_ops(Parser *p, CExpr *e) {
   for (;;) {
     CPos pos = tok(p)->pos;
     if (accept(p, "[")) {

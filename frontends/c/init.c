@@ -71,7 +71,11 @@ typedef struct Pos {
   CMember *member;    /* structs/unions */
 } Pos;
 
-static bool designator_start(Parser *p) { return is_punct(tok(p), "[") || is_punct(tok(p), "."); }
+/* `.name =`, `[i] =`, and GNU's old `name:` */
+static bool designator_start(Parser *p) {
+  return is_punct(tok(p), "[") || is_punct(tok(p), ".") ||
+         (tok(p)->kind == CT_IDENT && tok(p)->kw == KW_NONE && is_punct(peek(p, 1), ":"));
+}
 
 static void designated(Parser *p, Init *I, CType *t, int64_t off, Pos *pos, int64_t *max_index);
 
@@ -85,7 +89,7 @@ static void init_designated_sub(Parser *p, Init *I, CType *st, int64_t soff, CMe
     designated(p, I, st, soff, &inner, &max);
     return;
   }
-  if (!accept(p, "=")) pwarn_at(p, tok(p)->pos, "obsolete use of designated initializer without '='");
+  if (!accept(p, "=") && !accept(p, ":")) pwarn_at(p, tok(p)->pos, "obsolete use of designated initializer without '='");
   init_obj(p, I, st, soff, bf);
 }
 
@@ -112,7 +116,8 @@ static void designated(Parser *p, Init *I, CType *t, int64_t off, Pos *pos, int6
     if (hi > *max_index) *max_index = hi;
     return;
   }
-  expect(p, ".");
+  bool gnu_colon = !is_punct(tok(p), ".");
+  if (!gnu_colon) next(p);
   CPos dpos = tok(p)->pos;
   const char *name = ident(p);
   if (u->kind != TY_STRUCT && u->kind != TY_UNION) {
@@ -129,7 +134,7 @@ static void designated(Parser *p, Init *I, CType *t, int64_t off, Pos *pos, int6
       int64_t o = 0;
       if (name && type_find_member(m->type, name, &o)) {
         /* into an anonymous struct/union: re-run the designator there */
-        p->pos -= 2;
+        p->pos -= gnu_colon ? 1 : 2;
         Pos inner = {0};
         int64_t max = -1;
         designated(p, I, m->type, off + m->offset, &inner, &max);

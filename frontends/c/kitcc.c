@@ -289,10 +289,8 @@ static int compile(const Options *o, const char *src, const char *out) {
     rc = 1;
     goto done;
   }
-  if (kit_cg_verify(m, stderr)) {
-    fprintf(stderr, "kitcc: internal error: the CG of '%s' does not verify (see above)\n", src);
-    rc = 1;
-  } else if (o->emit_cg) {
+  if (o->emit_cg) {
+    /* printed before verification so that broken CG can be looked at */
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
     if (!f) {
       fprintf(stderr, "kitcc: error: cannot write '%s': %s\n", out, strerror(errno));
@@ -301,6 +299,11 @@ static int compile(const Options *o, const char *src, const char *out) {
       kit_cg_print(m, f);
       if (f != stdout) fclose(f);
     }
+  }
+  if (kit_cg_verify(m, stderr)) {
+    fprintf(stderr, "kitcc: internal error: the CG of '%s' does not verify (see above)\n", src);
+    rc = 1;
+  } else if (o->emit_cg) {
   } else {
     KitLlvmOptions lo = {.target = KIT_TARGET_X86_64_LINUX, .opt_level = o->opt_level, .debug_info = o->debug,
                          .pic = o->pic, .source_name = src};

@@ -110,9 +110,15 @@ CExpr *parse_number(Parser *p, PTok *t) {
 }
 
 /* decode one (possibly escaped) character; returns its code point */
-static uint32_t decode_char(Parser *p, const char **sp, PTok *t, bool *is_raw_byte) {
+static uint32_t decode_char(Parser *p, const char **sp, PTok *t, bool *is_raw_byte, bool narrow) {
   const char *s = *sp;
   *is_raw_byte = false;
+  if (*s != '\\' && narrow) {
+    /* narrow literals keep the source bytes as they are */
+    *is_raw_byte = true;
+    *sp = s + 1;
+    return (unsigned char)*s;
+  }
   if (*s != '\\') {
     /* UTF-8 source character */
     unsigned char c = (unsigned char)*s;
@@ -198,7 +204,7 @@ CExpr *parse_char(Parser *p, PTok *t) {
   int count = 0;
   while (*s && *s != '\'') {
     bool raw;
-    uint32_t c = decode_char(p, &s, t, &raw);
+    uint32_t c = decode_char(p, &s, t, &raw, size == 1);
     if (size == 1) {
       if (!raw && c >= 0x80) {
         /* a multibyte UTF-8 character in a plain char constant: gcc takes its bytes */
@@ -253,7 +259,7 @@ CExpr *parse_string(Parser *p) {
     const char *s = t->text + sk + 1;
     while (*s && *s != '"') {
       bool raw;
-      uint32_t c = decode_char(p, &s, t, &raw);
+      uint32_t c = decode_char(p, &s, t, &raw, size == 1);
       char tmp[8];
       int k;
       if (size == 1) {

@@ -51,10 +51,14 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
   abi_classify(ft, vt, nextra, &sig);
 
   KitCgVal *cg = c_alloc(sizeof(KitCgVal) * (2 * nargs + 2));
+  KitCgParam *attrs = c_alloc(sizeof(KitCgParam) * (2 * nargs + 2));
+  bool any_attrs = false;
   uint32_t n = 0, nfixed_cg = 0;
   KitCgVal sret = 0;
   if (sig.ret.kind == ABI_MEMORY) {
     sret = stack_temp(L, ft->base->size, ft->base->align);
+    attrs[n] = (KitCgParam){.type = KIT_CG_PTR, .attrs = KIT_CG_PA_SRET};
+    any_attrs = true;
     cg[n++] = sret;
   }
   CObj *direct = direct_callee(e->lhs);
@@ -69,6 +73,8 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     case ABI_IGNORE:
       break;
     case ABI_DIRECT:
+      attrs[n] = (KitCgParam){.type = ab->cg[0], .attrs = ab->attrs};
+      any_attrs |= ab->attrs != 0;
       cg[n++] = v;
       break;
     case ABI_SPLIT: {
@@ -76,6 +82,7 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
       kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, at->size), KIT_CG_PROGRAM);
       for (int k = 0; k < ab->n; k++) {
         KitCgVal at_k = k ? kit_cg_ptradd(&L->b, tmp, lower_i64(L, 8)) : tmp;
+        attrs[n] = (KitCgParam){.type = ab->cg[k]};
         cg[n++] = kit_cg_load(&L->b, ab->cg[k], at_k, 8, KIT_CG_PROGRAM);
       }
       break;
@@ -83,6 +90,9 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     case ABI_MEMORY: {
       KitCgVal tmp = stack_temp(L, at->size, at->align < 8 ? 8 : at->align);
       kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, at->size), KIT_CG_PROGRAM);
+      attrs[n] = (KitCgParam){.type = KIT_CG_PTR, .attrs = KIT_CG_PA_BYVAL, .byval_size = (uint32_t)at->size,
+                              .byval_align = (uint32_t)(at->align < 8 ? 8 : at->align)};
+      any_attrs = true;
       cg[n++] = tmp;
       break;
     }
@@ -103,6 +113,11 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     r = kit_cg_call(&L->b, lower_obj_sym(L, direct), rt, cg, n);
   }
   KitCgInst *call = last_inst(L);
+  if (callee && any_attrs) {
+    /* an indirect or unprototyped call: the call site carries the ABI attributes */
+    call->argattrs = kit_cg_alloc(L->m, sizeof(KitCgParam) * (n + 1));
+    memcpy(call->argattrs, attrs, sizeof(KitCgParam) * n);
+  }
   if (sig.ret.kind == ABI_SPLIT && sig.ret.n == 2) {
     call->type2 = (uint8_t)sig.ret.cg[1];
   }

@@ -433,6 +433,85 @@ static KitCgVal opassign(Lower *L, CExpr *e) {
   return lv_store(L, &lv, nv);
 }
 
+/* ---- va_arg, lowered as the SysV x86-64 ABI defines it (clang does the same):
+ * the va_list is {u32 gp_offset, u32 fp_offset, ptr overflow_arg_area, ptr reg_save_area} */
+
+static KitCgVal field_addr(Lower *L, KitCgVal ap, int off) { return off ? kit_cg_ptradd(&L->b, ap, lower_i64(L, off)) : ap; }
+
+/* take `size` bytes (aligned to `align`) from the overflow area */
+static KitCgVal va_overflow(Lower *L, KitCgVal ap, int64_t size, int align) {
+  KitCgVal slot = field_addr(L, ap, 8);
+  KitCgVal p = kit_cg_load(&L->b, KIT_CG_PTR, slot, 8, KIT_CG_PROGRAM);
+  if (align > 8) {
+    KitCgVal i = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, p);
+    i = kit_cg_binop(&L->b, KIT_CG_OP_ADD, i, lower_i64(L, align - 1));
+    i = kit_cg_binop(&L->b, KIT_CG_OP_AND, i, lower_i64(L, -(int64_t)align));
+    p = kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, i);
+  }
+  kit_cg_store(&L->b, kit_cg_ptradd(&L->b, p, lower_i64(L, (size + 7) & ~7)), slot, 8, KIT_CG_PROGRAM);
+  return p;
+}
+
+KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
+  CType *u = type_unqual(t);
+  AbiSig sig;
+  CParam prm = {.type = t};
+  CType fn = {.kind = TY_FUNC, .base = ty_void, .params = &prm};
+  abi_classify(&fn, NULL, 0, &sig);
+  AbiArg *a = &sig.params[0];
+  int64_t size = u->size > 0 ? u->size : 8;
+  if (a->kind == ABI_MEMORY || a->kind == ABI_IGNORE || a->cg[0] == KIT_CG_F80)
+    return va_overflow(L, ap, size, u->align);
+  int ngp = 0, nsse = 0;
+  for (int k = 0; k < a->n; k++) {
+    if (kit_cg_type_is_float(a->cg[k])) nsse++;
+    else ngp += a->cg[k] == KIT_CG_I128 ? 2 : 1;
+  }
+  /* registers left? gp_offset <= 48 - 8*ngp and fp_offset <= 176 - 16*nsse */
+  KitCgVal gp_slot = ap, fp_slot = field_addr(L, ap, 4);
+  KitCgVal gp = kit_cg_load(&L->b, KIT_CG_I32, gp_slot, 4, KIT_CG_PROGRAM);
+  KitCgVal fp = kit_cg_load(&L->b, KIT_CG_I32, fp_slot, 4, KIT_CG_PROGRAM);
+  KitCgVal ok = kit_cg_iconst(&L->b, KIT_CG_I1, 1);
+  if (ngp) ok = kit_cg_binop(&L->b, KIT_CG_OP_AND, ok, kit_cg_cmp(&L->b, KIT_CG_ULE, gp, kit_cg_iconst(&L->b, KIT_CG_I32, 48 - 8 * ngp)));
+  if (nsse) ok = kit_cg_binop(&L->b, KIT_CG_OP_AND, ok, kit_cg_cmp(&L->b, KIT_CG_ULE, fp, kit_cg_iconst(&L->b, KIT_CG_I32, 176 - 16 * nsse)));
+  KitCgBlkId in_regs = lower_new_block(L), in_mem = lower_new_block(L), join = lower_new_block(L);
+  kit_cg_condbr(&L->b, ok, in_regs, in_mem);
+  lower_start_block(L, in_regs);
+  KitCgVal save = kit_cg_load(&L->b, KIT_CG_PTR, field_addr(L, ap, 16), 8, KIT_CG_PROGRAM);
+  KitCgVal reg_addr;
+  if (a->kind == ABI_DIRECT && a->cg[0] != KIT_CG_I128) {
+    KitCgVal off = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, nsse ? fp : gp);
+    reg_addr = kit_cg_ptradd(&L->b, save, off);
+  } else {
+    /* a struct (or __int128) in registers: gather its eightbytes into a temporary */
+    reg_addr = kit_cg_stackaddr(&L->b, kit_cg_stack_new(L->m, L->f, 16, 16, 0));
+    KitCgVal g = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, gp), f = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, fp);
+    int parts = a->cg[0] == KIT_CG_I128 ? 2 : a->n;
+    for (int k = 0; k < parts; k++) {
+      bool sse = a->cg[0] != KIT_CG_I128 && kit_cg_type_is_float(a->cg[k]);
+      KitCgVal src = kit_cg_ptradd(&L->b, save, sse ? f : g);
+      KitCgVal v = kit_cg_load(&L->b, KIT_CG_I64, src, 8, KIT_CG_PROGRAM);
+      kit_cg_store(&L->b, v, k ? kit_cg_ptradd(&L->b, reg_addr, lower_i64(L, 8)) : reg_addr, 8, KIT_CG_PROGRAM);
+      if (sse) f = kit_cg_binop(&L->b, KIT_CG_OP_ADD, f, lower_i64(L, 16));
+      else g = kit_cg_binop(&L->b, KIT_CG_OP_ADD, g, lower_i64(L, 8));
+    }
+  }
+  if (ngp) kit_cg_store(&L->b, kit_cg_binop(&L->b, KIT_CG_OP_ADD, gp, kit_cg_iconst(&L->b, KIT_CG_I32, 8 * ngp)), gp_slot, 4, KIT_CG_PROGRAM);
+  if (nsse) kit_cg_store(&L->b, kit_cg_binop(&L->b, KIT_CG_OP_ADD, fp, kit_cg_iconst(&L->b, KIT_CG_I32, 16 * nsse)), fp_slot, 4, KIT_CG_PROGRAM);
+  KitCgBlkId reg_end = L->b.blk;
+  kit_cg_br(&L->b, join);
+  lower_start_block(L, in_mem);
+  KitCgVal mem_addr = va_overflow(L, ap, size, u->align);
+  KitCgBlkId mem_end = L->b.blk;
+  kit_cg_br(&L->b, join);
+  lower_start_block(L, join);
+  KitCgInst *phi = kit_cg_phi(&L->b, KIT_CG_PTR);
+  KitCgVal r = phi->id;
+  kit_cg_phi_add(L->m, phi, reg_addr, reg_end);
+  kit_cg_phi_add(L->m, phi, mem_addr, mem_end);
+  return r;
+}
+
 KitCgVal lower_expr(Lower *L, CExpr *e) {
   lower_set_loc(L, e->pos);
   switch (e->kind) {
@@ -535,14 +614,9 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_VLA_SIZEOF:
     return lower_convert(L, lower_vla_size(L, e->vla_type), ty_long, e->type);
   case EX_VA_ARG: {
-    KitCgVal ap = lower_addr(L, e->lhs);
-    if (type_unqual(e->lhs->type)->kind == TY_PTR) ap = lower_expr(L, e->lhs); /* va_list parameter decayed */
-    if (is_aggr(e->type)) {
-      c_error(L->diag, e->pos, "va_arg of a struct or union type is not supported by kitcc yet");
-      return ap;
-    }
-    KitCgInst *in = kit_cg_emit(&L->b, KIT_CG_OP_VAARG, abi_cg_type(e->type), &ap, 1);
-    return in->id;
+    KitCgVal ap = type_unqual(e->lhs->type)->kind == TY_PTR ? lower_expr(L, e->lhs) : lower_addr(L, e->lhs);
+    KitCgVal addr = lower_va_arg(L, ap, e->type);
+    return lower_load(L, addr, e->type, false);
   }
   case EX_BUILTIN:
     return lower_builtin(L, e);

@@ -16,6 +16,8 @@ typedef struct LValue {
 LValue lower_lvalue(Lower *L, CExpr *e);
 KitCgVal lv_load(Lower *L, LValue *lv);
 KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v);
+/* the address of the next variadic argument of type t (advances the va_list) */
+KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t);
 KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type);
 
 /* lower_call.c */

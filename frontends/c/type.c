@@ -34,7 +34,7 @@ BASIC(ldouble, TY_LDOUBLE, 16, 16, false)
 
 static int next_id = 1;
 
-static CType *new_type(CTypeKind kind, int size, int align) {
+static CType *new_type(CTypeKind kind, int64_t size, int align) {
   CType *t = c_alloc(sizeof *t);
   t->kind = kind;
   t->size = size;
@@ -53,7 +53,7 @@ CType *type_ptr(CType *base) {
 
 CType *type_array(CType *base, int64_t len) {
   int64_t size = len >= 0 && base->size >= 0 ? base->size * len : -1;
-  CType *t = new_type(TY_ARRAY, size > INT32_MAX ? INT32_MAX : (int)size, base->align);
+  CType *t = new_type(TY_ARRAY, size, base->align);
   t->base = base;
   t->len = len;
   t->complete = len >= 0;
@@ -196,7 +196,7 @@ void type_layout(CType *t, bool packed, int max_align) {
   if (t->align > align) align = t->align; /* aligned attribute on the struct itself */
   t->align = align;
   size = align_to(size, align);
-  t->size = size > INT32_MAX ? INT32_MAX : (int)size;
+  t->size = size;
   t->complete = true;
   type_sync_wrappers(t);
 }

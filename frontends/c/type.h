@@ -63,7 +63,7 @@ struct CParam {
 
 struct CType {
   CTypeKind kind;
-  int size;           /* bytes; -1 when incomplete (incomplete array/struct, void, function) */
+  int64_t size;       /* bytes; -1 when incomplete (incomplete array/struct, void, function) */
   int align;
   bool is_unsigned;   /* integer types */
   uint8_t quals;      /* Q_* on this use of the type */

@@ -158,6 +158,11 @@ typedef struct KitCgInst {
   uint32_t tydesc; /* KitCgTyDesc index, 0 = none */
   int64_t bound;   /* KIT_CG_F_BOUNDS: element count of the array indexed */
   KitCgLoc loc;
+  /* CALL/CALLI: the ABI attributes of each argument at the call site (byval,
+   * sret, zext/sext; for CALLI argattrs[i] is the i-th argument after the callee),
+   * for calls whose callee declaration cannot say (indirect
+   * and unprototyped calls); NULL = take them from a direct callee */
+  struct KitCgParam *argattrs;
 } KitCgInst;
 
 typedef struct KitCgBlock {
@@ -182,6 +187,7 @@ enum {
   KIT_CG_PA_BYVAL = 1 << 2, /* ptr to a copy in the caller's argument area; size/align */
   KIT_CG_PA_SRET = 1 << 3,  /* ptr to the return slot (MEMORY-class return) */
 };
+struct KitCgParam;
 typedef struct KitCgParam {
   uint8_t type;
   uint8_t attrs;
