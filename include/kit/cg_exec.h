@@ -47,6 +47,12 @@ int kit_interp_call(KitInterp *ip, KitCgFunc *f, const KitCgScalar *args, uint32
  * (a trampoline into the interpreter where supported; see docs/cg.md). */
 void *kit_interp_symbol(KitInterp *ip, const char *name);
 
+/* Run the module's constructors (ascending priority) or destructors
+ * (descending priority, as GCC orders them); equal priorities keep module
+ * order. Returns 0, or nonzero when one trapped (message on err). */
+int kit_interp_run_ctors(KitInterp *ip);
+int kit_interp_run_dtors(KitInterp *ip);
+
 /* Executed-op counter (for bench/cg): ops retired since kit_interp_new. */
 uint64_t kit_interp_ops(const KitInterp *ip);
 
@@ -79,6 +85,12 @@ void kit_jit_free(KitJit *j);
 int kit_jit_add(KitJit *j, KitCgModule *m, FILE *err);
 /* Address of a symbol of an added module, NULL if none. */
 void *kit_jit_lookup(KitJit *j, const char *name);
+/* Run the constructors of the modules added since the last call, in
+ * priority order (LLJIT's C API has no initializer run); at exit, run the
+ * destructors of every module added (newest module first). 0 or nonzero with
+ * a message on err (a module whose externals cannot be resolved). */
+int kit_jit_run_ctors(KitJit *j, FILE *err);
+int kit_jit_run_dtors(KitJit *j, FILE *err);
 /* Calls a jitted function with the same scalar convention as kit_interp_call
  * (the signature is taken from f). */
 int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs,

@@ -1,0 +1,70 @@
+/* cg/llvm/llvm.h — private to cg/llvm: the lowering context shared by the
+ * module lowering (lower.c), the instruction lowering (lower_inst.c), the
+ * object emitter (target.c) and the JIT (jit.c). */
+#ifndef KIT_CG_LLVM_H
+#define KIT_CG_LLVM_H
+
+#include "kit/cg_exec.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/TargetMachine.h>
+
+/* Per-module lowering state. */
+typedef struct KitLower {
+  KitCgModule *m;
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  KitTarget target;
+  FILE *err;
+  int nerrs;
+  bool f80_told;
+  bool jit;
+  LLVMValueRef *syms;    /* LLVM value of each CG symbol */
+  LLVMTypeRef *ftypes;   /* LLVM function type of each CG function */
+  LLVMTypeRef tys[KIT_CG_NTYPES];
+  LLVMTypeRef i8, i32, i64, ptr, voidt;
+  /* debug info (dib == NULL: none) */
+  LLVMDIBuilderRef dib;
+  LLVMMetadataRef cu;
+  LLVMMetadataRef *difiles; /* per module string, lazily */
+  /* the function being lowered */
+  KitCgFunc *f;
+  LLVMValueRef fn;
+  LLVMValueRef *vals, *aggs; /* per value id: the value; two-result calls: the struct */
+  LLVMBasicBlockRef *blocks;
+  LLVMValueRef *allocas;
+  LLVMMetadataRef sp;       /* DISubprogram of f or NULL */
+  uint32_t sp_file;         /* module string of sp's file */
+  LLVMMetadataRef *scopes;  /* per module string: lexical block file inside sp */
+} KitLower;
+
+/* Lower a (verified) module into a fresh LLVM module in ctx, with the target's
+ * triple and data layout from tm. init_tag != NULL (the JIT): the module's
+ * ctors and dtors are gathered into two external functions
+ * "__kit_init.<tag>" / "__kit_fini.<tag>" instead of llvm.global_ctors.
+ * jit: TLS globals become ordinary globals (LLJIT without a platform cannot
+ * allocate TLS; the interpreter does the same for its one thread).
+ * Returns NULL and writes messages on err on failure. */
+LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMachineRef tm, KitTarget target,
+                              bool debug_info, const char *source_name, bool jit, const char *init_tag, FILE *err);
+
+/* Lower the body of one function (lower_inst.c). Returns the number of errors. */
+int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn);
+
+LLVMTypeRef kit_llvm__type(KitLower *l, KitCgType t);
+void kit_llvm__error(KitLower *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* call the intrinsic `name` overloaded on tys */
+LLVMValueRef kit_llvm__intrinsic(KitLower *l, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
+                                 unsigned nargs);
+LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str);
+void kit_llvm__param_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef v, bool call_site);
+LLVMAttributeRef kit_llvm__attr(LLVMContextRef ctx, const char *name);
+
+/* Targets (target.c). */
+void kit_llvm__init(void);
+LLVMTargetMachineRef kit_llvm__machine(KitTarget t, int opt_level, bool pic, bool jit, FILE *err);
+int kit_llvm__optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt_level, bool size_level, FILE *err);
+
+#endif

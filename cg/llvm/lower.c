@@ -1,0 +1,458 @@
+/* cg/llvm/lower.c — CG module -> LLVM module: types, symbols (functions,
+ * globals, aliases) with their linkage, visibility and attributes, global
+ * initializers with relocations, constructors/destructors and debug info. */
+#include "llvm.h"
+
+#include <llvm-c/Analysis.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kit_llvm__error(KitLower *l, const char *fmt, ...) {
+  l->nerrs++;
+  if (!l->err || l->nerrs > 20) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("llvm: ", l->err);
+  vfprintf(l->err, fmt, ap);
+  fputc('\n', l->err);
+  va_end(ap);
+}
+
+LLVMTypeRef kit_llvm__type(KitLower *l, KitCgType t) {
+  if ((unsigned)t >= KIT_CG_NTYPES) {
+    kit_llvm__error(l, "bad type %u", (unsigned)t);
+    return l->i8;
+  }
+  if (t == KIT_CG_F80 && l->target != KIT_TARGET_X86_64_LINUX) {
+    if (!l->f80_told) kit_llvm__error(l, "f80 (x86 80-bit float) is not available on riscv64");
+    l->f80_told = true;
+    return l->tys[KIT_CG_F64];
+  }
+  return l->tys[t];
+}
+
+LLVMAttributeRef kit_llvm__attr(LLVMContextRef ctx, const char *name) {
+  return LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(name, strlen(name)), 0);
+}
+
+LLVMValueRef kit_llvm__intrinsic(KitLower *l, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
+                                 unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) {
+    kit_llvm__error(l, "no intrinsic %s", name);
+    return LLVMGetUndef(l->i8);
+  }
+  LLVMValueRef fn = LLVMGetIntrinsicDeclaration(l->mod, id, tys, ntys);
+  LLVMTypeRef fty = LLVMIntrinsicGetType(l->ctx, id, tys, ntys);
+  return LLVMBuildCall2(l->b, fty, fn, args, nargs, "");
+}
+
+static void init_types(KitLower *l) {
+  LLVMContextRef c = l->ctx;
+  l->voidt = l->tys[KIT_CG_VOID] = LLVMVoidTypeInContext(c);
+  l->tys[KIT_CG_I1] = LLVMInt1TypeInContext(c);
+  l->i8 = l->tys[KIT_CG_I8] = LLVMInt8TypeInContext(c);
+  l->tys[KIT_CG_I16] = LLVMInt16TypeInContext(c);
+  l->i32 = l->tys[KIT_CG_I32] = LLVMInt32TypeInContext(c);
+  l->i64 = l->tys[KIT_CG_I64] = LLVMInt64TypeInContext(c);
+  l->tys[KIT_CG_I128] = LLVMInt128TypeInContext(c);
+  l->tys[KIT_CG_F32] = LLVMFloatTypeInContext(c);
+  l->tys[KIT_CG_F64] = LLVMDoubleTypeInContext(c);
+  l->tys[KIT_CG_F80] = LLVMX86FP80TypeInContext(c);
+  l->ptr = l->tys[KIT_CG_PTR] = LLVMPointerTypeInContext(c, 0);
+}
+
+static LLVMTypeRef func_type(KitLower *l, const KitCgFunc *f) {
+  LLVMTypeRef ps[f->nparams ? f->nparams : 1];
+  for (uint32_t i = 0; i < f->nparams; i++) ps[i] = kit_llvm__type(l, f->params[i].type);
+  LLVMTypeRef ret = kit_llvm__type(l, f->ret[0]);
+  if (f->ret[1] != KIT_CG_VOID) {
+    LLVMTypeRef two[2] = {ret, kit_llvm__type(l, f->ret[1])};
+    ret = LLVMStructTypeInContext(l->ctx, two, 2, 0);
+  }
+  return LLVMFunctionType(ret, ps, f->nparams, f->variadic);
+}
+
+static LLVMLinkage linkage_of(const KitCgSymbol *s) {
+  switch (s->linkage) {
+  case KIT_CG_LINK_INTERNAL: return LLVMInternalLinkage;
+  case KIT_CG_LINK_WEAK: return s->defined ? LLVMWeakAnyLinkage : LLVMExternalWeakLinkage;
+  case KIT_CG_LINK_COMMON: return s->defined ? LLVMCommonLinkage : LLVMExternalLinkage;
+  default: return LLVMExternalLinkage;
+  }
+}
+
+static LLVMVisibility visibility_of(const KitCgSymbol *s) {
+  switch (s->visibility) {
+  case KIT_CG_VIS_HIDDEN: return LLVMHiddenVisibility;
+  case KIT_CG_VIS_PROTECTED: return LLVMProtectedVisibility;
+  default: return LLVMDefaultVisibility;
+  }
+}
+
+static const char *llvm_name(KitLower *l, KitCgSym s) {
+  const KitCgSymbol *sy = &l->m->syms[s];
+  return sy->asm_name ? kit_cg_strget(l->m, sy->asm_name) : kit_cg_strget(l->m, sy->name);
+}
+
+/* Parameter attributes live both on the function and on every call site
+ * (LLVM requires byval/sret/zeroext to agree at both ends). */
+void kit_llvm__param_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef v, bool call_site) {
+  LLVMContextRef c = l->ctx;
+  for (uint32_t i = 0; i < f->nparams + 1; i++) {
+    unsigned a = i == 0 ? f->ret_attrs : f->params[i - 1].attrs;
+    if (!a) continue;
+    LLVMAttributeRef at[4];
+    unsigned n = 0;
+    if (a & KIT_CG_PA_ZEXT) at[n++] = kit_llvm__attr(c, "zeroext");
+    if (a & KIT_CG_PA_SEXT) at[n++] = kit_llvm__attr(c, "signext");
+    if (i > 0 && (a & (KIT_CG_PA_BYVAL | KIT_CG_PA_SRET))) {
+      const KitCgParam *p = &f->params[i - 1];
+      LLVMTypeRef bytes = LLVMArrayType(l->i8, p->byval_size);
+      const char *k = (a & KIT_CG_PA_BYVAL) ? "byval" : "sret";
+      at[n++] = LLVMCreateTypeAttribute(c, LLVMGetEnumAttributeKindForName(k, strlen(k)), bytes);
+      if (p->byval_align)
+        at[n++] = LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5), p->byval_align);
+    }
+    for (unsigned k = 0; k < n; k++) {
+      if (call_site)
+        LLVMAddCallSiteAttribute(v, i, at[k]);
+      else
+        LLVMAddAttributeAtIndex(v, i, at[k]);
+    }
+  }
+}
+
+static void func_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef fn) {
+  static const struct { unsigned bit; const char *name; } fa[] = {
+      {KIT_CG_FA_NOINLINE, "noinline"}, {KIT_CG_FA_ALWAYSINLINE, "alwaysinline"},
+      {KIT_CG_FA_NORETURN, "noreturn"}, {KIT_CG_FA_RETURNS_TWICE, "returns_twice"},
+      {KIT_CG_FA_COLD, "cold"},         {KIT_CG_FA_NOUNWIND, "nounwind"},
+  };
+  for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
+    if (f->attrs & fa[i].bit) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, fa[i].name));
+  kit_llvm__param_attrs(l, f, fn, false);
+  if (kit_cg_func_is_decl(f)) return;
+  /* the sanitizer runtime unwinds by frame pointer */
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(l->ctx, "frame-pointer", 13, "all", 3));
+  if (l->target == KIT_TARGET_RISCV64_LINUX) {
+    const char *feat = "+m,+a,+f,+d,+c";
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(l->ctx, "target-features", 15, feat, strlen(feat)));
+  }
+}
+
+/* ---- globals -------------------------------------------------------------- */
+
+static int reloc_cmp(const void *a, const void *b) {
+  const KitCgReloc *x = a, *y = b;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static LLVMValueRef bytes_const(KitLower *l, const uint8_t *p, uint64_t n) {
+  return LLVMConstStringInContext(l->ctx, (const char *)p, (unsigned)n, 1);
+}
+
+/* The initializer: plain bytes, or with relocations a packed struct of byte
+ * runs and pointer (or i32) fields, each &sym + addend. */
+static LLVMValueRef global_init(KitLower *l, KitCgGlobal *g) {
+  if (!g->nrelocs) return bytes_const(l, g->init, g->size);
+  KitCgReloc *rs = malloc(g->nrelocs * sizeof *rs);
+  memcpy(rs, g->relocs, g->nrelocs * sizeof *rs);
+  qsort(rs, g->nrelocs, sizeof *rs, reloc_cmp);
+  LLVMValueRef *fields = malloc((2 * g->nrelocs + 1) * sizeof *fields);
+  unsigned nf = 0;
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < g->nrelocs; i++) {
+    KitCgReloc *r = &rs[i];
+    if ((r->size != 8 && r->size != 4) || r->offset < at || r->offset + r->size > g->size ||
+        r->sym >= l->m->nsyms) {
+      kit_llvm__error(l, "global @%s: bad relocation at offset %llu", kit_cg_sym_name(l->m, g->sym),
+                      (unsigned long long)r->offset);
+      continue;
+    }
+    if (r->offset > at) fields[nf++] = bytes_const(l, g->init + at, r->offset - at);
+    LLVMValueRef v = l->syms[r->sym];
+    if (r->addend) {
+      LLVMValueRef off = LLVMConstInt(l->i64, (uint64_t)r->addend, 1);
+      v = LLVMConstGEP2(l->i8, v, &off, 1);
+    }
+    if (r->size == 4) v = LLVMConstTrunc(LLVMConstPtrToInt(v, l->i64), l->i32);
+    fields[nf++] = v;
+    at = r->offset + r->size;
+  }
+  if (at < g->size) fields[nf++] = bytes_const(l, g->init + at, g->size - at);
+  LLVMValueRef init = LLVMConstStructInContext(l->ctx, fields, nf, 1);
+  free(fields);
+  free(rs);
+  return init;
+}
+
+static void define_global(KitLower *l, KitCgGlobal *g) {
+  const KitCgSymbol *sy = &l->m->syms[g->sym];
+  LLVMValueRef gv = l->syms[g->sym];
+  if (g->section) LLVMSetSection(gv, kit_cg_strget(l->m, g->section));
+  if (g->is_tls && !l->jit) LLVMSetThreadLocal(gv, 1);
+  LLVMSetVisibility(gv, visibility_of(sy));
+  if (!sy->defined) {
+    if (sy->linkage == KIT_CG_LINK_WEAK) LLVMSetLinkage(gv, LLVMExternalWeakLinkage);
+    return;
+  }
+  LLVMSetLinkage(gv, linkage_of(sy));
+  LLVMSetAlignment(gv, g->align ? g->align : 1);
+  LLVMSetGlobalConstant(gv, g->is_const);
+  LLVMValueRef init = g->init && sy->linkage != KIT_CG_LINK_COMMON ? global_init(l, g)
+                                                                  : LLVMConstNull(LLVMArrayType(l->i8, g->size));
+  LLVMSetInitializer(gv, init);
+}
+
+/* Globals get their final type (from the initializer) only once every symbol
+ * exists, since initializers point at each other: create them as [N x i8]
+ * first, then replace those with relocations. */
+static void create_global(KitLower *l, KitCgGlobal *g) {
+  const KitCgSymbol *sy = &l->m->syms[g->sym];
+  LLVMTypeRef ty = sy->defined ? LLVMArrayType(l->i8, g->size) : l->i8;
+  l->syms[g->sym] = LLVMAddGlobal(l->mod, ty, llvm_name(l, g->sym));
+}
+
+static void finish_globals(KitLower *l) {
+  for (uint32_t i = 0; i < l->m->nglobals; i++) {
+    KitCgGlobal *g = l->m->globals[i];
+    LLVMValueRef old = l->syms[g->sym];
+    if (!g->nrelocs || !l->m->syms[g->sym].defined || l->m->syms[g->sym].linkage == KIT_CG_LINK_COMMON) {
+      define_global(l, g);
+      continue;
+    }
+    LLVMValueRef init = global_init(l, g);
+    LLVMValueRef gv = LLVMAddGlobal(l->mod, LLVMTypeOf(init), "");
+    l->syms[g->sym] = gv;
+    define_global(l, g);
+    LLVMSetInitializer(gv, init);
+    /* self-references inside init keep pointing at old: fixed by RAUW */
+    LLVMReplaceAllUsesWith(old, gv);
+    char *name = strdup(llvm_name(l, g->sym));
+    LLVMDeleteGlobal(old);
+    LLVMSetValueName2(gv, name, strlen(name));
+    free(name);
+  }
+}
+
+/* One pointer per entry in .init_array[.PRIO] / .fini_array[.PRIO], the
+ * sections the linker sorts by priority. llvm.global_ctors would do the same
+ * only with UseInitArray, which LLVM-C 16 cannot set (it would emit .ctors). */
+static void init_array(KitLower *l, const char *kind, const KitCgCtor *cs, uint32_t n, LLVMValueRef *used,
+                       uint32_t *nused) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (cs[i].func >= l->m->nsyms) {
+      kit_llvm__error(l, "%s: bad function symbol", kind);
+      continue;
+    }
+    char sect[40];
+    if (cs[i].priority >= 0 && cs[i].priority < 65535)
+      snprintf(sect, sizeof sect, ".%s_array.%05d", kind, (int)cs[i].priority);
+    else
+      snprintf(sect, sizeof sect, ".%s_array", kind);
+    char name[48];
+    snprintf(name, sizeof name, "kit.%s.%u", kind, i);
+    LLVMValueRef gv = LLVMAddGlobal(l->mod, l->ptr, name);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetInitializer(gv, l->syms[cs[i].func]);
+    LLVMSetSection(gv, sect);
+    LLVMSetAlignment(gv, 8);
+    used[(*nused)++] = gv;
+  }
+}
+
+static int prio_cmp(const void *a, const void *b) {
+  const KitCgCtor *x = a, *y = b;
+  return x->priority < y->priority ? -1 : x->priority > y->priority;
+}
+
+/* JIT: one external function per direction calling the entries in priority
+ * order (destructors in reverse), since LLJIT's C API has no initializer run. */
+static void ctor_func(KitLower *l, const char *name, const KitCgCtor *cs, uint32_t n, bool reverse) {
+  LLVMValueRef fn = LLVMAddFunction(l->mod, name, LLVMFunctionType(l->voidt, NULL, 0, 0));
+  LLVMBuilderRef b = l->b;
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(l->ctx, fn, ""));
+  KitCgCtor *sorted = malloc((n ? n : 1) * sizeof *sorted);
+  if (n) memcpy(sorted, cs, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, prio_cmp); /* stable enough: equal priorities keep no promised order */
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = reverse ? n - 1 - k : k;
+    LLVMBuildCall2(b, LLVMFunctionType(l->voidt, NULL, 0, 0), l->syms[sorted[i].func], NULL, 0, "");
+  }
+  LLVMBuildRetVoid(b);
+  free(sorted);
+}
+
+static void used_array(KitLower *l, bool with_inits) {
+  uint32_t n = with_inits ? l->m->nctors + l->m->ndtors : 0;
+  for (uint32_t i = 0; i < l->m->nfuncs; i++) n += (l->m->funcs[i]->attrs & KIT_CG_FA_USED) != 0;
+  if (!n) return;
+  LLVMValueRef *el = malloc(n * sizeof *el);
+  n = 0;
+  for (uint32_t i = 0; i < l->m->nfuncs; i++)
+    if ((l->m->funcs[i]->attrs & KIT_CG_FA_USED) && !kit_cg_func_is_decl(l->m->funcs[i]))
+      el[n++] = l->syms[l->m->funcs[i]->sym];
+  if (with_inits) {
+    init_array(l, "init", l->m->ctors, l->m->nctors, el, &n);
+    init_array(l, "fini", l->m->dtors, l->m->ndtors, el, &n);
+  }
+  if (!n) {
+    free(el);
+    return;
+  }
+  LLVMValueRef gv = LLVMAddGlobal(l->mod, LLVMArrayType(l->ptr, n), "llvm.used");
+  LLVMSetLinkage(gv, LLVMAppendingLinkage);
+  LLVMSetSection(gv, "llvm.metadata");
+  LLVMSetInitializer(gv, LLVMConstArray(l->ptr, el, n));
+  free(el);
+}
+
+/* ---- debug info ------------------------------------------------------------ */
+
+static LLVMMetadataRef di_file_path(KitLower *l, const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t dlen = slash ? (size_t)(slash - path) : 0;
+  return LLVMDIBuilderCreateFile(l->dib, base, strlen(base), slash ? path : ".", slash ? dlen : 1);
+}
+
+LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str) {
+  if (!l->difiles[str]) l->difiles[str] = di_file_path(l, kit_cg_strget(l->m, str));
+  return l->difiles[str];
+}
+
+static void debug_begin(KitLower *l, const char *source_name) {
+  l->dib = LLVMCreateDIBuilder(l->mod);
+  l->difiles = calloc(l->m->nstrs, sizeof *l->difiles);
+  const char *cufile = source_name ? source_name : kit_cg_strget(l->m, l->m->name);
+  l->cu = LLVMDIBuilderCreateCompileUnit(l->dib, LLVMDWARFSourceLanguageC11, di_file_path(l, cufile), "kit", 3, 0, "", 0,
+                                         0, "", 0, LLVMDWARFEmissionFull, 0, 0, 0, "", 0, "", 0);
+  LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                    LLVMValueAsMetadata(LLVMConstInt(l->i32, LLVMDebugMetadataVersion(), 0)));
+  LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
+                    LLVMValueAsMetadata(LLVMConstInt(l->i32, 4, 0)));
+}
+
+/* A subprogram only for functions that carry file locations: lifted guest
+ * code (pc locations) gets no line table. */
+static LLVMMetadataRef debug_func(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
+  uint32_t file = f->loc.file, line = f->loc.line;
+  for (uint32_t b = 0; !file && b < f->nblocks; b++)
+    for (uint32_t i = 0; !file && i < f->blocks[b].ninsts; i++)
+      if (f->blocks[b].insts[i].loc.file) {
+        file = f->blocks[b].insts[i].loc.file;
+        line = f->blocks[b].insts[i].loc.line;
+      }
+  if (!file || file >= l->m->nstrs) return NULL;
+  LLVMMetadataRef df = kit_llvm__difile(l, file);
+  l->sp_file = file;
+  LLVMMetadataRef st = LLVMDIBuilderCreateSubroutineType(l->dib, df, NULL, 0, LLVMDIFlagZero);
+  size_t nlen;
+  const char *name = LLVMGetValueName2(fn, &nlen);
+  bool local = l->m->syms[f->sym].linkage == KIT_CG_LINK_INTERNAL;
+  LLVMMetadataRef sp = LLVMDIBuilderCreateFunction(l->dib, df, name, nlen, name, nlen, df, line, st, local, 1, line,
+                                                   LLVMDIFlagPrototyped, 0);
+  LLVMSetSubprogram(fn, sp);
+  return sp;
+}
+
+/* ---- module ------------------------------------------------------------------ */
+
+static void create_symbols(KitLower *l) {
+  KitCgModule *m = l->m;
+  for (uint32_t s = 0; s < m->nsyms; s++) {
+    const KitCgSymbol *sy = &m->syms[s];
+    if (sy->kind == KIT_CG_SYM_FUNC) {
+      KitCgFunc *f = m->funcs[sy->index];
+      LLVMTypeRef ft = l->ftypes[sy->index] = func_type(l, f);
+      LLVMValueRef fn = LLVMAddFunction(l->mod, llvm_name(l, s), ft);
+      l->syms[s] = fn;
+      LLVMSetLinkage(fn, linkage_of(sy));
+      LLVMSetVisibility(fn, visibility_of(sy));
+      func_attrs(l, f, fn);
+    } else if (sy->kind == KIT_CG_SYM_GLOBAL) {
+      create_global(l, m->globals[sy->index]);
+    }
+  }
+  /* aliases last, repeatedly, since an alias may name a later alias */
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (uint32_t s = 0; s < m->nsyms; s++) {
+      const KitCgSymbol *sy = &m->syms[s];
+      if (sy->kind != KIT_CG_SYM_ALIAS || l->syms[s] || sy->index >= m->nsyms || !l->syms[sy->index]) continue;
+      LLVMValueRef target = l->syms[sy->index];
+      LLVMValueRef a = LLVMAddAlias2(l->mod, LLVMGlobalGetValueType(target), 0, target, llvm_name(l, s));
+      LLVMSetLinkage(a, sy->linkage == KIT_CG_LINK_INTERNAL ? LLVMInternalLinkage
+                        : sy->linkage == KIT_CG_LINK_WEAK   ? LLVMWeakAnyLinkage
+                                                            : LLVMExternalLinkage);
+      LLVMSetVisibility(a, visibility_of(sy));
+      l->syms[s] = a;
+      progress = true;
+    }
+  }
+  for (uint32_t s = 0; s < m->nsyms; s++)
+    if (m->syms[s].kind == KIT_CG_SYM_ALIAS && !l->syms[s]) {
+      kit_llvm__error(l, "alias @%s: target is not a symbol of the module (or a cycle)", kit_cg_sym_name(m, s));
+      l->syms[s] = LLVMConstNull(l->ptr);
+    }
+}
+
+LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMachineRef tm, KitTarget target,
+                              bool debug_info, const char *source_name, bool jit, const char *init_tag, FILE *err) {
+  KitLower L = {.m = m, .ctx = ctx, .target = target, .err = err, .jit = jit}, *l = &L;
+  l->mod = LLVMModuleCreateWithNameInContext(kit_cg_strget(m, m->name), ctx);
+  char *triple = LLVMGetTargetMachineTriple(tm);
+  LLVMSetTarget(l->mod, triple);
+  LLVMDisposeMessage(triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(l->mod, td);
+  LLVMDisposeTargetData(td);
+  init_types(l);
+  l->b = LLVMCreateBuilderInContext(ctx);
+  l->syms = calloc(m->nsyms + 1, sizeof *l->syms);
+  l->ftypes = calloc(m->nfuncs + 1, sizeof *l->ftypes);
+  if (target == KIT_TARGET_RISCV64_LINUX)
+    LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorError, "target-abi", 10, LLVMMDStringInContext2(ctx, "lp64d", 5));
+  if (debug_info) debug_begin(l, source_name);
+  create_symbols(l);
+  finish_globals(l);
+  for (uint32_t i = 0; i < m->nfuncs; i++) {
+    KitCgFunc *f = m->funcs[i];
+    if (kit_cg_func_is_decl(f)) continue;
+    LLVMValueRef fn = l->syms[f->sym];
+    l->sp = l->dib ? debug_func(l, f, fn) : NULL;
+    kit_llvm__lower_body(l, f, fn);
+  }
+  if (init_tag) {
+    char name[128];
+    snprintf(name, sizeof name, "__kit_init.%s", init_tag);
+    ctor_func(l, name, m->ctors, m->nctors, false);
+    snprintf(name, sizeof name, "__kit_fini.%s", init_tag);
+    ctor_func(l, name, m->dtors, m->ndtors, true);
+  }
+  used_array(l, !init_tag);
+  if (l->dib) {
+    LLVMDIBuilderFinalize(l->dib);
+    LLVMDisposeDIBuilder(l->dib);
+  }
+  LLVMDisposeBuilder(l->b);
+  free(l->syms);
+  free(l->ftypes);
+  free(l->difiles);
+  if (!l->nerrs) {
+    char *msg = NULL;
+    if (LLVMVerifyModule(l->mod, LLVMReturnStatusAction, &msg)) {
+      if (err) fprintf(err, "llvm: internal error: the lowered module does not verify:\n%s", msg);
+      l->nerrs++;
+    }
+    LLVMDisposeMessage(msg);
+  }
+  if (l->nerrs) {
+    LLVMDisposeModule(l->mod);
+    return NULL;
+  }
+  return l->mod;
+}

@@ -1,0 +1,27 @@
+/* every load/store width and signedness, misaligned-free */
+  la s2, scratch
+  sd a6, 0(s2)
+  sd ra, 8(s2)
+  sw t1, 16(s2)
+  sh t1, 20(s2)
+  sb t1, 22(s2)
+  sb a0, 23(s2)
+  lb s3, 0(s2)
+  lbu s4, 1(s2)
+  lh s5, 2(s2)
+  lhu s6, 4(s2)
+  lw s7, 8(s2)
+  lwu s8, 12(s2)
+  ld s9, 16(s2)
+  lb s10, 22(s2)
+  lbu s11, 22(s2)
+  lh t3, 20(s2)
+  lhu t4, 20(s2)
+  lw t5, 16(s2)
+  lwu t6, 16(s2)
+  ld a7, 8(s2)
+  addi s2, s2, 2047
+  sd t0, -7(s2)
+  ld a0, -7(s2)
+  lw x0, 0(s2)
+  li s2, 0
