@@ -31,10 +31,11 @@ typedef union KitCgScalar {
 typedef struct KitInterp KitInterp;
 
 /* Prepares a verified module for interpretation: allocates and initializes
- * its globals (relocations applied, TLS treated as ordinary globals for the
- * one interpreter thread), resolves externals. Functions are pre-decoded on
- * first call. Returns NULL and writes a message to err on failure (for
- * example an unresolvable external symbol). */
+ * its globals (relocations applied; TLS globals get a copy per calling
+ * thread), resolves externals. Functions are pre-decoded on first call. Any
+ * thread may call in; each runs on its own stacks (docs/cg.md). Returns NULL
+ * and writes a message to err on failure (for example an unresolvable
+ * external symbol). */
 KitInterp *kit_interp_new(KitCgModule *m, KitCgResolver resolve, void *user, FILE *err);
 void kit_interp_free(KitInterp *ip);
 
@@ -76,8 +77,18 @@ int kit_llvm_emit(KitCgModule *m, const KitLlvmOptions *opt, const char *path, b
 int kit_llvm_print_ir(KitCgModule *m, const KitLlvmOptions *opt, FILE *out, FILE *err);
 
 typedef struct KitJit KitJit;
+/* opt_level of kit_jit_new: 0..3 runs LLVM's default<On> IR pipeline (none at
+ * 0) and generates code at the same level. Or'ed with KIT_JIT_FAST_CODEGEN,
+ * the IR pipeline of that level is followed by the fast code generator
+ * (CodeGenOpt None: fast instruction selection, no machine-level
+ * optimisation); for the emulator's hot code, most of the speed of -O1/-O2 code
+ * at a fraction of its compile time (docs/cg.md has the numbers). */
+#define KIT_JIT_FAST_CODEGEN 0x100
 /* An in-process ORC LLJIT for the host. Externals resolve through `resolve`
- * first, then through the process's own symbols. */
+ * first, then through the process's own symbols (atexit and the other
+ * libc_nonshared.a functions included); a weak declaration none of these
+ * nor an added module defines is null. TLS globals are per thread (emulated,
+ * docs/cg.md). */
 KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err);
 void kit_jit_free(KitJit *j);
 /* Lower and add a module (the JIT takes a copy; m stays the caller's).
