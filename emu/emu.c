@@ -1,0 +1,151 @@
+/* emu/emu.c — the public KitEmu object (include/kit/emu.h): creation and
+ * loading, the run entry point, tool hooks, register and memory access for
+ * tools, shadow planes, and how address-space events reach tools and the
+ * translation cache. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tier.h"
+
+/* a build without arch/rv64 still links, and says so at run time */
+#ifdef KIT_EMU_HAVE_RV64
+static const KitArch *default_arch(void) { return &kit_arch_rv64; }
+#else
+static const KitArch *default_arch(void) { return NULL; }
+#endif
+
+static void on_aspace_event(void *user, int kind, uint64_t va, uint64_t len, uint8_t prot) {
+  KitEmu *emu = user;
+  const KitEmuToolHooks *h = &emu->hooks;
+  switch (kind) {
+  case KIT_EMU_EV_MAP:
+    if (h->on_map) h->on_map(h->user, emu, va, len, prot);
+    break;
+  case KIT_EMU_EV_UNMAP:
+    if (h->on_unmap) h->on_unmap(h->user, emu, va, len);
+    break;
+  case KIT_EMU_EV_PROTECT:
+    if (h->on_protect) h->on_protect(h->user, emu, va, len, prot);
+    break;
+  case KIT_EMU_EV_CODE_WRITE:
+    kit_tcache_invalidate(emu->tc, va, len);
+    break;
+  }
+}
+
+KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp, FILE *err) {
+  if (argc < 1 || !argv || !argv[0]) {
+    fprintf(err, "kit-emu: no program given\n");
+    return NULL;
+  }
+  const KitArch *arch = default_arch();
+  if (!arch) {
+    fprintf(err, "kit-emu: this build has no guest architecture (arch/rv64 was not built)\n");
+    return NULL;
+  }
+  KitEmu *emu = calloc(1, sizeof *emu);
+  if (opt) emu->opt = *opt;
+  emu->log = emu->opt.log ? emu->opt.log : stderr;
+  emu->arch = arch;
+  emu->cpu = calloc(1, arch->cpu_state_size);
+  if (kit_aspace_init(&emu->as, KIT_EMU_WINDOW) < 0) {
+    fprintf(err, "kit-emu: cannot reserve the %llu GiB guest window: %s\n",
+            (unsigned long long)(KIT_EMU_WINDOW >> 30), strerror(ENOMEM));
+    free(emu->cpu);
+    free(emu);
+    return NULL;
+  }
+  emu->as.event = on_aspace_event;
+  emu->as.event_user = emu;
+  emu->tc = kit_tcache_new(emu);
+  kit_emu_current = emu;
+  if (kit_emu_load(emu, argc, argv, envp, err) < 0) {
+    kit_emu_free(emu);
+    return NULL;
+  }
+  return emu;
+}
+
+void kit_emu_free(KitEmu *emu) {
+  if (!emu) return;
+  kit_tier_free(emu->tier);
+  kit_tcache_free(emu->tc);
+  emu->tc = NULL;
+  kit_aspace_destroy(&emu->as);
+  free(emu->cpu);
+  if (kit_emu_current == emu) kit_emu_current = NULL;
+  free(emu);
+}
+
+int kit_emu_run(KitEmu *emu) {
+  if (emu->opt.tier != KIT_EMU_TIER_INTERP && !kit_tier_jit_available() && emu->opt.tier == KIT_EMU_TIER_JIT)
+    kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
+  if (!emu->tier) emu->tier = kit_tier_new(emu);
+  kit_emu_signals_init(emu);
+  int st = kit_emu_exec_loop(emu);
+  if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, st);
+  if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) {
+    KitEmuStats s;
+    kit_emu_get_stats(emu, &s);
+    fprintf(emu->log,
+            "kit-emu: %llu blocks translated, %llu executed, %llu jitted in %llu LLVM batches (%llu failed), "
+            "%llu invalidations\n",
+            (unsigned long long)s.blocks_translated, (unsigned long long)s.blocks_executed,
+            (unsigned long long)s.blocks_jitted, (unsigned long long)s.jit_batches,
+            (unsigned long long)s.jit_failures, (unsigned long long)s.invalidations);
+  }
+  fflush(NULL);
+  return st;
+}
+
+int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
+  if (!pass || emu->npasses >= sizeof emu->passes / sizeof emu->passes[0]) return -1;
+  emu->passes[emu->npasses].fn = pass;
+  emu->passes[emu->npasses].user = user;
+  emu->npasses++;
+  kit_tcache_flush(emu->tc);
+  return 0;
+}
+
+void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out) {
+  *out = emu->stats;
+  kit_tier_stats(emu, out);
+}
+
+void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
+  KitEmuToolHooks old = emu->hooks;
+  if (hooks) emu->hooks = *hooks;
+  else memset(&emu->hooks, 0, sizeof emu->hooks);
+  emu->have_hooks = hooks != NULL;
+  /* translated code bakes in which shims exist */
+  bool changed = !old.on_block_entry != !emu->hooks.on_block_entry || !old.on_branch != !emu->hooks.on_branch ||
+                 !old.on_mem_access != !emu->hooks.on_mem_access ||
+                 (old.on_insn_retire && old.want_insn_retire) != (emu->hooks.on_insn_retire && emu->hooks.want_insn_retire);
+  if (changed) kit_tcache_flush(emu->tc);
+}
+
+uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(emu->cpu, reg); }
+void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v) { emu->arch->set_reg(emu->cpu, reg, v); }
+uint64_t kit_emu_get_pc(KitEmu *emu) { return emu->arch->get_pc(emu->cpu); }
+const KitArch *kit_emu_arch(KitEmu *emu) { return emu->arch; }
+
+int kit_emu_read_mem(KitEmu *emu, uint64_t va, void *dst, size_t n) {
+  return kit_aspace_read(&emu->as, va, dst, n) < 0 ? -1 : 0;
+}
+int kit_emu_write_mem(KitEmu *emu, uint64_t va, const void *src, size_t n) {
+  return kit_aspace_write(&emu->as, va, src, n) < 0 ? -1 : 0;
+}
+
+KitEmuShadowPlane *kit_emu_shadow_register(KitEmu *emu, const char *name, unsigned bits_per_byte) {
+  int i = kit_aspace_plane_add(&emu->as, name, bits_per_byte);
+  if (i < 0) return NULL;
+  emu->planes[i] = (KitEmuShadowPlane){emu, (unsigned)i};
+  return &emu->planes[i];
+}
+
+uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n) {
+  if (!plane || !kit_aspace_check(&plane->emu->as, va, n ? n : 1, 0)) return NULL;
+  return kit_aspace_plane_ptr(&plane->emu->as, plane->index, va);
+}

@@ -1,0 +1,350 @@
+/* emu/exec.c — translation of guest blocks (decode, the memory seam given to
+ * the lifter, tool shims in the block prologue/epilogue) and the dispatcher
+ * loop (signals and invalidations at block boundaries), plus the helpers
+ * lifted code calls by name and their resolver. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "syscall.h"
+#include "tier.h"
+
+#define MAX_BLOCK_INSNS 64
+
+KitEmu *kit_emu_current;
+
+/* ---- helpers lifted code calls ------------------------------------------------ */
+
+int64_t kit_emu_ebreak(void *cpu, int64_t pc) {
+  kit_emu_raise(kit_emu_current, SIGTRAP, 1 /* TRAP_BRKPT */, (uint64_t)pc);
+  kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
+  return pc;
+}
+
+int64_t kit_emu_illegal(void *cpu, int64_t pc) {
+  kit_emu_raise(kit_emu_current, SIGILL, 1 /* ILL_ILLOPC */, (uint64_t)pc);
+  kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
+  return pc;
+}
+
+int64_t kit_emu_fence_i(void *cpu, int64_t pc) {
+  KitEmu *emu = kit_emu_current;
+  kit_tcache_flush(emu->tc);
+  emu->arch->set_pc(cpu, (uint64_t)pc + 4); /* fence.i has no compressed form */
+  return pc + 4;
+}
+
+/* the failing side of the window check: the block returns here with pc at
+ * the faulting instruction and a SIGSEGV pending */
+int64_t kit_emu_mem_fault(void *cpu, int64_t addr, int64_t pc) {
+  KitEmu *emu = kit_emu_current;
+  const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
+  kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
+  emu->arch->set_pc(cpu, (uint64_t)pc);
+  return pc;
+}
+
+/* the checked path taken while a memory tool is active: host pointer or NULL */
+void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc) {
+  (void)cpu;
+  KitEmu *emu = kit_emu_current;
+  void *host = (uint64_t)addr < emu->as.size ? kit_aspace_host(&emu->as, (uint64_t)addr) : NULL;
+  KitEmuToolVerdict v = emu->hooks.on_mem_access(emu->hooks.user, emu, (uint64_t)addr, (uint32_t)size,
+                                                 is_write != 0, host, (uint64_t)pc);
+  return v == KIT_EMU_TOOL_ALLOW ? host : NULL;
+}
+
+void kit_emu_tool_block_entry(int64_t pc, int32_t n) {
+  KitEmu *emu = kit_emu_current;
+  emu->hooks.on_block_entry(emu->hooks.user, emu, (uint64_t)pc, (uint32_t)n);
+}
+
+void kit_emu_tool_insn_retire(void *insn) {
+  KitEmu *emu = kit_emu_current;
+  const KitDecodedInsn *in = insn;
+  emu->hooks.on_insn_retire(emu->hooks.user, emu, in->pc, in);
+}
+
+void kit_emu_tool_branch(int64_t from, int64_t to, int32_t kind) {
+  KitEmu *emu = kit_emu_current;
+  emu->hooks.on_branch(emu->hooks.user, emu, (uint64_t)from, (uint64_t)to, (KitEmuEdgeKind)kind);
+}
+
+void *kit_emu_resolve(void *user, const char *name) {
+  (void)user;
+  static const struct {
+    const char *name;
+    void *fn;
+  } tab[] = {
+      {"kit_emu_ecall", (void *)kit_emu_ecall},
+      {"kit_emu_ebreak", (void *)kit_emu_ebreak},
+      {"kit_emu_illegal", (void *)kit_emu_illegal},
+      {"kit_emu_fence_i", (void *)kit_emu_fence_i},
+      {"kit_emu_mem_fault", (void *)kit_emu_mem_fault},
+      {"kit_emu_mem_check", (void *)kit_emu_mem_check},
+      {"kit_emu_tool_block_entry", (void *)kit_emu_tool_block_entry},
+      {"kit_emu_tool_insn_retire", (void *)kit_emu_tool_insn_retire},
+      {"kit_emu_tool_branch", (void *)kit_emu_tool_branch},
+  };
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (!strcmp(tab[i].name, name)) return tab[i].fn;
+  return dlsym(RTLD_DEFAULT, name);
+}
+
+/* ---- the memory seam ------------------------------------------------------------- */
+
+typedef struct Seam {
+  KitLiftEnv env;
+  KitEmu *emu;
+  KitCgVal cpu;
+} Seam;
+
+static KitCgVal call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
+                            const KitCgVal *args, uint32_t n) {
+  KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);
+  return kit_cg_call(b, fn->sym, ret, args, n);
+}
+
+static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
+                          uint64_t pc) {
+  Seam *s = env->user;
+  KitEmu *emu = s->emu;
+  KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
+  /* the pc field stays exact at every access, so a host fault knows where it is */
+  kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
+  KitCgVal host, ok;
+  if (emu->hooks.on_mem_access) {
+    KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
+    KitCgVal args[5] = {s->cpu, addr, kit_cg_iconst(b, KIT_CG_I32, size), kit_cg_iconst(b, KIT_CG_I32, is_write),
+                        pcv};
+    host = call_helper(b, "kit_emu_mem_check", KIT_CG_PTR, pt, args, 5);
+    KitCgVal hi = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host);
+    ok = kit_cg_cmp(b, KIT_CG_NE, hi, kit_cg_iconst(b, KIT_CG_I64, 0));
+  } else {
+    ok = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
+    KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
+                                kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
+    host = kit_cg_ptradd(b, base, addr);
+  }
+  KitCgBlkId good = kit_cg_block_new(b->m, b->f), bad = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, ok, good, bad);
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+  kit_cg_builder_at(b, bad);
+  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I64};
+  KitCgVal args[3] = {s->cpu, addr, pcv};
+  kit_cg_ret(b, call_helper(b, "kit_emu_mem_fault", KIT_CG_I64, pt, args, 3));
+  kit_cg_builder_at(b, good);
+  return host;
+}
+
+static KitCgVal seam_load(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal addr, uint64_t pc) {
+  KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), false, pc);
+  return kit_cg_load(b, t, p, 1, KIT_CG_PROGRAM);
+}
+
+static void seam_store(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal v, KitCgVal addr, uint64_t pc) {
+  KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), true, pc);
+  kit_cg_store(b, v, p, 1, KIT_CG_PROGRAM);
+}
+
+/* ---- translation ------------------------------------------------------------------- */
+
+static KitEmuEdgeKind edge_kind(uint32_t flags) {
+  if (flags & KIT_DECODE_CALL) return KIT_EMU_EDGE_CALL;
+  if (flags & KIT_DECODE_RET) return KIT_EMU_EDGE_RET;
+  if (flags & KIT_DECODE_BRANCH) return KIT_EMU_EDGE_COND;
+  if (flags & KIT_DECODE_JUMP) return KIT_EMU_EDGE_JUMP;
+  return KIT_EMU_EDGE_OTHER;
+}
+
+/* decode up to the limit or a terminator; returns the count (>= 1, the last
+ * one possibly ILLEGAL) or 0 when pc itself is not executable */
+static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsigned limit) {
+  unsigned n = 0;
+  while (n < limit) {
+    const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
+    if (!r || !(r->prot & KIT_EMU_PROT_EXEC)) break;
+    uint64_t avail = r->end - pc;
+    /* the instruction may continue into the next executable region */
+    const KitEmuRegion *r2 = kit_aspace_find(&emu->as, r->end);
+    if (r2 && (r2->prot & KIT_EMU_PROT_EXEC)) avail += r2->end - r2->start;
+    if (avail > 16) avail = 16;
+    KitDecodedInsn *in = &out[n];
+    memset(in, 0, sizeof *in);
+    unsigned len = emu->arch->decode(kit_aspace_host(&emu->as, pc), avail, pc, in);
+    in->pc = pc;
+    if (!len) {
+      in->flags |= KIT_DECODE_ILLEGAL | KIT_DECODE_TERMINATOR;
+      if (!in->len) in->len = 2;
+      n++;
+      break;
+    }
+    n++;
+    pc += len;
+    if (in->flags & KIT_DECODE_TERMINATOR) break;
+  }
+  return n;
+}
+
+KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
+                                   FILE *err) {
+  char name[48];
+  snprintf(name, sizeof name, "emu_block_%" PRIx64, insns[0].pc);
+  KitCgType pt[1] = {KIT_CG_PTR};
+  KitCgFunc *f = kit_cg_func_declare(m, name, KIT_CG_I64, pt, 1, false);
+  KitCgBuilder b;
+  kit_cg_builder_init(&b, m, f);
+  kit_cg_builder_at(&b, kit_cg_block_new(m, f));
+  b.loc = (KitCgLoc){.pc = insns[0].pc};
+  Seam s = {.env = {.load = seam_load, .store = seam_store, .host_addr = seam_addr}, .emu = emu,
+            .cpu = kit_cg_param(f, 0)};
+  s.env.user = &s;
+  const KitEmuToolHooks *h = &emu->hooks;
+  if (h->on_block_entry) {
+    KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
+    KitCgVal ba[2] = {kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), kit_cg_iconst(&b, KIT_CG_I32, n)};
+    call_helper(&b, "kit_emu_tool_block_entry", KIT_CG_VOID, bt, ba, 2);
+  }
+  KitCgVal next = 0;
+  if (h->on_insn_retire && h->want_insn_retire) {
+    for (unsigned i = 0; i < n; i++) {
+      if (emu->arch->lift(&s.env, &b, s.cpu, &insns[i], 1, &next) < 0) goto fail;
+      KitCgType rt[1] = {KIT_CG_PTR};
+      KitCgVal ra[1] = {kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
+                                    kit_cg_iconst(&b, KIT_CG_I64, (uint64_t)(uintptr_t)&insns[i]))};
+      call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
+    }
+  } else if (emu->arch->lift(&s.env, &b, s.cpu, insns, n, &next) < 0) {
+    goto fail;
+  }
+  const KitDecodedInsn *last = &insns[n - 1];
+  if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) {
+    KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
+    KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
+                      kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
+    call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
+  }
+  kit_cg_ret(&b, next);
+  for (unsigned i = 0; i < emu->npasses; i++)
+    if (emu->passes[i].fn(emu->passes[i].user, m, f) != 0) {
+      fprintf(err, "kit-emu: a pass refused the block at 0x%" PRIx64 "\n", insns[0].pc);
+      return NULL;
+    }
+  if (kit_cg_verify(m, err) != 0) {
+    fprintf(err, "kit-emu: internal error: lifted block at 0x%" PRIx64 " does not verify\n", insns[0].pc);
+    return NULL;
+  }
+  return f;
+fail:
+  fprintf(err, "kit-emu: cannot lift the block at 0x%" PRIx64 "\n", insns[0].pc);
+  return NULL;
+}
+
+static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
+  KitDecodedInsn buf[MAX_BLOCK_INSNS];
+  unsigned n = decode_block(emu, pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
+  if (!n) return NULL;
+  KitEmuBlock *blk = calloc(1, sizeof *blk);
+  blk->pc = pc;
+  blk->ninsns = n;
+  blk->insns = malloc(n * sizeof *blk->insns);
+  memcpy(blk->insns, buf, n * sizeof *buf);
+  blk->end = buf[n - 1].pc + buf[n - 1].len;
+  char mname[48];
+  snprintf(mname, sizeof mname, "block_%" PRIx64, pc);
+  blk->m = kit_cg_module_new(mname);
+  blk->f = kit_emu_translate_insns(emu, blk->m, blk->insns, n, emu->log);
+  if (!blk->f) {
+    kit_cg_module_free(blk->m);
+    free(blk->insns);
+    free(blk);
+    return NULL;
+  }
+  if (emu->opt.debug & KIT_EMU_DEBUG_IN_ASM) {
+    fprintf(emu->log, "IN: 0x%" PRIx64 "\n", pc);
+    for (unsigned i = 0; i < n; i++) {
+      char text[128] = "?";
+      if (emu->arch->disasm) emu->arch->disasm(&buf[i], text, sizeof text);
+      fprintf(emu->log, "  0x%" PRIx64 ":  %08x  %s\n", buf[i].pc, buf[i].raw, text);
+    }
+  }
+  if (emu->opt.debug & KIT_EMU_DEBUG_CG) kit_cg_print_func(blk->m, blk->f, emu->log);
+  for (uint64_t p = pc & ~(KIT_EMU_PAGE - 1); p < blk->end; p += KIT_EMU_PAGE) kit_aspace_mark_code(&emu->as, p);
+  kit_tcache_insert(emu->tc, blk);
+  emu->stats.blocks_translated++;
+  return blk;
+}
+
+/* ---- the dispatcher ------------------------------------------------------------------ */
+
+static void boundary(KitEmu *emu) {
+  if (emu->smc_n || emu->smc_overflow) {
+    if (emu->smc_overflow) kit_tcache_flush(emu->tc);
+    for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE);
+    emu->smc_n = 0;
+    emu->smc_overflow = 0;
+  }
+  kit_tcache_reap(emu->tc);
+  kit_tier_poll(emu);
+  if (emu->sync_pending || atomic_load(&emu->async_pending)) kit_emu_deliver_signals(emu);
+}
+
+/* The hot path: LLVM code going from block to block through the jump cache
+ * while nothing needs the dispatcher (no signal, exit, invalidation). Tool
+ * observation is in the blocks themselves, so it does not miss anything. */
+static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
+  KitEmuTcache *tc = emu->tc;
+  emu->in_guest = 1;
+  for (;;) {
+    uint64_t next = (uint64_t)blk->jit(emu->cpu);
+    emu->stats.blocks_executed++;
+    if (emu->exited || emu->sync_pending || atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
+        emu->smc_n || emu->smc_overflow || tc->graveyard)
+      break;
+    KitEmuBlock *nb = tc->jc[(uint32_t)(next >> 1) & (KIT_EMU_JC_SIZE - 1)];
+    if (!nb || nb->pc != next || !nb->jit) break;
+    blk = nb;
+  }
+  emu->in_guest = 0;
+}
+
+int kit_emu_exec_loop(KitEmu *emu) {
+  kit_emu_current = emu;
+  emu->guest_thread = pthread_self();
+  static KitEmuBlock *volatile running;
+  if (sigsetjmp(emu->fault_jmp, 0)) {
+    /* a host fault inside the guest window: the signal is pending already */
+    if (running) kit_tier_discard_interp(running);
+    running = NULL;
+  }
+  while (!emu->exited) {
+    boundary(emu);
+    if (emu->exited) break;
+    uint64_t pc = emu->arch->get_pc(emu->cpu);
+    KitEmuBlock *blk = kit_tcache_lookup(emu->tc, pc);
+    if (!blk) blk = translate(emu, pc);
+    if (!blk) {
+      const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
+      if (r && (r->prot & KIT_EMU_PROT_EXEC)) { /* executable but cannot be lifted */
+        kit_emu_raise(emu, SIGILL, 1, pc);
+      } else {
+        kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, pc);
+      }
+      continue;
+    }
+    if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) fprintf(emu->log, "exec 0x%" PRIx64 "\n", pc);
+    else if (blk->jit) {
+      run_jitted(emu, blk);
+      continue;
+    }
+    running = blk;
+    emu->in_guest = 1;
+    kit_tier_run(emu, blk);
+    emu->in_guest = 0;
+    running = NULL;
+    emu->stats.blocks_executed++;
+  }
+  return emu->exit_status;
+}

@@ -1,0 +1,130 @@
+/* emu/internal.h — the KitEmu structure shared by the emulator's files
+ * (loader, syscalls, signals, translation cache, tiers, dispatcher) and the
+ * internal entry points between them. Not part of the public API. */
+#ifndef KIT_EMU_INTERNAL_H
+#define KIT_EMU_INTERNAL_H
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+
+#include "aspace.h"
+#include "kit/cg.h"
+#include "kit/emu.h"
+
+#define KIT_EMU_NSIG 65
+#define KIT_EMU_STACK_SIZE (8ull << 20)
+
+/* riscv64 Linux register numbers used by the syscall and signal layers */
+enum { RV_RA = 1, RV_SP = 2, RV_A0 = 10, RV_A1 = 11, RV_A2 = 12, RV_A7 = 17, RV_F0 = 32, RV_FCSR = 64 };
+
+typedef struct KitEmuSigAction {
+  uint64_t handler, flags, mask; /* the kernel's riscv64 struct sigaction */
+} KitEmuSigAction;
+
+typedef struct KitEmuTcache KitEmuTcache;
+typedef struct KitEmuTierImpl KitEmuTierState;
+
+struct KitEmuShadowPlane {
+  KitEmu *emu;
+  unsigned index;
+};
+
+struct KitEmu {
+  const KitArch *arch;
+  void *cpu;
+  KitEmuAspace as;
+  KitEmuOptions opt;
+  FILE *log;
+  KitEmuToolHooks hooks;
+  bool have_hooks;
+  KitEmuShadowPlane planes[KIT_EMU_MAX_PLANES];
+
+  /* the loaded program */
+  char exe_path[4096];
+  char sysroot[4096];
+  uint64_t entry, interp_base, phdr, phnum, load_bias;
+  uint64_t sigreturn_tramp; /* guest page holding `li a7,139; ecall` */
+
+  /* signals */
+  KitEmuSigAction sigact[KIT_EMU_NSIG];
+  uint64_t sigmask;
+  uint64_t restore_mask; /* rt_sigsuspend: the mask the first handler's frame saves */
+  bool has_restore_mask;
+  uint64_t altstack_sp, altstack_size;
+  uint32_t altstack_flags;
+  _Atomic uint64_t async_pending; /* bit per signal, set by the host handler */
+  uint64_t sync_pending;          /* raised by the guest itself (tgkill on self, faults) */
+  uint64_t fault_addr;            /* si_addr of the pending synchronous fault */
+  int fault_code;
+  sigjmp_buf fault_jmp;
+  volatile sig_atomic_t in_guest;
+  pthread_t guest_thread; /* only its faults are the guest's (not the JIT worker's) */
+  /* pages written by the guest that held translated code (host fault
+   * handler -> dispatcher); overflow means flush everything */
+  uint64_t smc_pages[16];
+  volatile sig_atomic_t smc_n, smc_overflow;
+
+  /* the pass pipeline over lifted blocks */
+  struct {
+    KitEmuBlockPass fn;
+    void *user;
+  } passes[8];
+  unsigned npasses;
+
+  /* execution */
+  KitEmuTcache *tc;
+  KitEmuTierState *tier;
+  bool exited;
+  int exit_status;
+  uint64_t ctid_clear;   /* set_tid_address */
+  KitEmuStats stats;
+};
+
+extern KitEmu *kit_emu_current;
+
+/* loader.c: maps the executable (and its interpreter) and builds the stack */
+int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err);
+
+/* syscall*.c */
+int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc);
+int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+
+/* signal.c */
+void kit_emu_signals_init(KitEmu *emu);
+int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldact);
+int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t oldset);
+int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old);
+uint64_t kit_emu_sys_sigreturn(KitEmu *emu); /* returns the pc to resume */
+/* A host call returned EINTR: should the guest's ecall be re-executed after
+ * the pending handler (its action has SA_RESTART)? */
+bool kit_emu_restart_after_signal(KitEmu *emu);
+/* Raise a synchronous guest signal (fault, trap, self-kill); delivered before
+ * the next block. */
+void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr);
+/* At a block boundary: deliver what is pending (builds a frame, or takes the
+ * default action, which may end the process). */
+void kit_emu_deliver_signals(KitEmu *emu);
+
+/* tcache.c / tier.c / exec.c */
+KitEmuTcache *kit_tcache_new(KitEmu *emu);
+void kit_tcache_free(KitEmuTcache *tc);
+void kit_tcache_flush(KitEmuTcache *tc);
+void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
+/* Lift decoded instructions into `i64 emu_block_<pc>(ptr cpu)` of module m
+ * with the memory seam and tool shims, then run the pass pipeline; NULL
+ * (message on err) when it cannot. Called on the JIT worker too. */
+KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
+                                   FILE *err);
+int kit_emu_exec_loop(KitEmu *emu);
+
+/* the default action of a fatal signal: tools' on_exit, then the host signal */
+_Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig);
+
+void kit_emu_warn(KitEmu *emu, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

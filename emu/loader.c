@@ -1,0 +1,265 @@
+/* emu/loader.c — ELF loading with libelf: the executable (static, static-pie
+ * or dynamic), its PT_INTERP from the sysroot, the sigreturn trampoline page,
+ * and the initial stack (argv, envp, auxv) as the riscv64 psABI lays it out. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#define ET_DYN_BASE 0x2aaaaaa000ull /* Linux: 2/3 of the sv39 task size, page aligned */
+
+#ifndef AT_MINSIGSTKSZ
+#define AT_MINSIGSTKSZ 51
+#endif
+
+typedef struct Image {
+  uint64_t bias, entry, phdr, phnum, hi;
+  char interp[4096];
+} Image;
+
+static uint8_t prot_of(uint32_t pf) {
+  return (uint8_t)(((pf & PF_R) ? KIT_EMU_PROT_READ : 0) | ((pf & PF_W) ? KIT_EMU_PROT_WRITE : 0) |
+                   ((pf & PF_X) ? KIT_EMU_PROT_EXEC : 0));
+}
+
+static int fail(FILE *err, const char *path, const char *what) {
+  fprintf(err, "kit-emu: %s: %s\n", path, what);
+  return -1;
+}
+
+static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img, FILE *err) {
+  memset(img, 0, sizeof *img);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(err, "kit-emu: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  int rc = -1;
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  GElf_Ehdr eh;
+  size_t nph = 0;
+  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+    fail(err, path, "not an ELF file");
+    goto out;
+  }
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+    fail(err, path, "not a 64-bit little-endian ELF (riscv64 expected)");
+    goto out;
+  }
+  if (eh.e_machine != emu->arch->elf_machine) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "ELF machine %u is not %s", eh.e_machine, emu->arch->name);
+    fail(err, path, msg);
+    goto out;
+  }
+  if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+    fail(err, path, "not an executable or shared object");
+    goto out;
+  }
+  if (elf_getphdrnum(e, &nph) != 0 || nph == 0 || nph > 256) {
+    fail(err, path, "bad program header table");
+    goto out;
+  }
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = 0; i < nph; i++) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(e, (int)i, &ph)) {
+      fail(err, path, "truncated program header");
+      goto out;
+    }
+    if (ph.p_type == PT_LOAD) {
+      if (ph.p_memsz < ph.p_filesz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr) {
+        fail(err, path, "malformed PT_LOAD segment");
+        goto out;
+      }
+      if (ph.p_vaddr < lo) lo = ph.p_vaddr;
+      if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
+    } else if (ph.p_type == PT_INTERP && !is_interp) {
+      if (ph.p_filesz == 0 || ph.p_filesz >= sizeof img->interp ||
+          pread(fd, img->interp, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
+        fail(err, path, "bad PT_INTERP");
+        goto out;
+      }
+      img->interp[ph.p_filesz] = 0;
+    } else if (ph.p_type == PT_PHDR) {
+      img->phdr = ph.p_vaddr;
+    }
+  }
+  if (lo == UINT64_MAX) {
+    fail(err, path, "no PT_LOAD segment");
+    goto out;
+  }
+  lo &= ~(KIT_EMU_PAGE - 1);
+  if (hi - lo > emu->as.size / 2) {
+    fail(err, path, "segments too large for the guest address space");
+    goto out;
+  }
+  if (eh.e_type == ET_DYN) {
+    uint64_t want = is_interp ? 0 : ET_DYN_BASE;
+    uint64_t at = kit_aspace_find_free(&emu->as, hi - lo + KIT_EMU_PAGE, want);
+    if (!at) {
+      fail(err, path, "no room to load");
+      goto out;
+    }
+    img->bias = at - lo;
+  } else if (hi > emu->as.size) {
+    fail(err, path, "segment address outside the guest address space");
+    goto out;
+  }
+  /* anonymous RW first, then file bytes, then the final permissions: works
+   * for any offset/address alignment a linker produced */
+  for (size_t i = 0; i < nph; i++) {
+    GElf_Phdr ph;
+    gelf_getphdr(e, (int)i, &ph);
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    uint64_t va = ph.p_vaddr + img->bias, start = va & ~(KIT_EMU_PAGE - 1);
+    uint64_t end = (va + ph.p_memsz + KIT_EMU_PAGE - 1) & ~(KIT_EMU_PAGE - 1);
+    int64_t r = kit_aspace_map(&emu->as, start, end - start, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE,
+                               KIT_EMU_MAP_FIXED, -1, 0);
+    if (r < 0) {
+      fail(err, path, "cannot map a segment");
+      goto out;
+    }
+    if (ph.p_filesz && pread(fd, kit_aspace_host(&emu->as, va), ph.p_filesz, (off_t)ph.p_offset) !=
+                           (ssize_t)ph.p_filesz) {
+      fail(err, path, "segment extends past the end of the file");
+      goto out;
+    }
+    if (!img->phdr && ph.p_offset <= eh.e_phoff && eh.e_phoff < ph.p_offset + ph.p_filesz)
+      img->phdr = ph.p_vaddr + (eh.e_phoff - ph.p_offset);
+  }
+  for (size_t i = 0; i < nph; i++) {
+    GElf_Phdr ph;
+    gelf_getphdr(e, (int)i, &ph);
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    uint64_t va = ph.p_vaddr + img->bias, start = va & ~(KIT_EMU_PAGE - 1);
+    kit_aspace_protect(&emu->as, start, va + ph.p_memsz - start, prot_of(ph.p_flags));
+  }
+  if (img->phdr) img->phdr += img->bias;
+  img->phnum = nph;
+  img->entry = eh.e_entry + img->bias;
+  img->hi = hi + img->bias;
+  rc = 0;
+out:
+  if (e) elf_end(e);
+  close(fd);
+  return rc;
+}
+
+static const char *pick_sysroot(KitEmu *emu) {
+  if (emu->opt.sysroot) return emu->opt.sysroot;
+  const char *env = getenv("KIT_EMU_SYSROOT");
+  if (env && *env) return env;
+  if (access("/usr/riscv64-linux-gnu", F_OK) == 0) return "/usr/riscv64-linux-gnu";
+  return "";
+}
+
+/* the page the kernel's vdso would provide: rt_sigreturn for handler returns */
+static int map_trampoline(KitEmu *emu) {
+  static const uint32_t code[] = {0x08b00893u /* li a7, 139 */, 0x00000073u /* ecall */};
+  int64_t at = kit_aspace_map(&emu->as, 0, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, 0, -1, 0);
+  if (at < 0) return -1;
+  memcpy(kit_aspace_host(&emu->as, (uint64_t)at), code, sizeof code);
+  kit_aspace_protect(&emu->as, (uint64_t)at, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_EXEC);
+  emu->sigreturn_tramp = (uint64_t)at;
+  return 0;
+}
+
+static uint64_t push_bytes(KitEmu *emu, uint64_t *sp, const void *p, size_t n) {
+  *sp -= n;
+  memcpy(kit_aspace_host(&emu->as, *sp), p, n);
+  return *sp;
+}
+
+static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, char **envp, FILE *err) {
+  uint64_t top = emu->as.size - 16 * KIT_EMU_PAGE;
+  int64_t st = kit_aspace_map(&emu->as, top - KIT_EMU_STACK_SIZE, KIT_EMU_STACK_SIZE,
+                              KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, KIT_EMU_MAP_FIXED | KIT_EMU_MAP_STACK, -1, 0);
+  if (st < 0) return fail(err, emu->exe_path, "cannot map the stack");
+  int envc = 0;
+  while (envp && envp[envc]) envc++;
+  size_t strbytes = strlen(emu->exe_path) + 1 + 64;
+  for (int i = 0; i < argc; i++) strbytes += strlen(argv[i]) + 1;
+  for (int i = 0; i < envc; i++) strbytes += strlen(envp[i]) + 1;
+  if (strbytes + (size_t)(argc + envc + 64) * 8 > KIT_EMU_STACK_SIZE / 2)
+    return fail(err, emu->exe_path, "arguments and environment too large");
+  uint64_t sp = top;
+  uint64_t execfn = push_bytes(emu, &sp, emu->exe_path, strlen(emu->exe_path) + 1);
+  uint64_t *av = calloc((size_t)argc + 1, 8), *ev = calloc((size_t)envc + 1, 8);
+  for (int i = argc - 1; i >= 0; i--) av[i] = push_bytes(emu, &sp, argv[i], strlen(argv[i]) + 1);
+  for (int i = envc - 1; i >= 0; i--) ev[i] = push_bytes(emu, &sp, envp[i], strlen(envp[i]) + 1);
+  uint8_t rnd[16];
+  if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd) memset(rnd, 0x5a, sizeof rnd);
+  sp &= ~15ull;
+  uint64_t at_random = push_bytes(emu, &sp, rnd, sizeof rnd);
+  uint64_t aux[][2] = {
+      {AT_HWCAP, 0x112d /* rv64 IMAFDC: bit ('x' - 'a') per letter */},
+      {AT_PAGESZ, KIT_EMU_PAGE},
+      {AT_CLKTCK, 100},
+      {AT_PHDR, exe->phdr},
+      {AT_PHENT, 56},
+      {AT_PHNUM, exe->phnum},
+      {AT_BASE, emu->interp_base},
+      {AT_FLAGS, 0},
+      {AT_ENTRY, exe->entry},
+      {AT_UID, getuid()},
+      {AT_EUID, geteuid()},
+      {AT_GID, getgid()},
+      {AT_EGID, getegid()},
+      {AT_SECURE, 0},
+      {AT_RANDOM, at_random},
+      {AT_EXECFN, execfn},
+      {AT_MINSIGSTKSZ, 2048},
+      {AT_NULL, 0},
+  };
+  size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * (sizeof aux / sizeof aux[0]);
+  sp = (sp - words * 8) & ~15ull;
+  uint64_t *w = kit_aspace_host(&emu->as, sp);
+  size_t k = 0;
+  w[k++] = (uint64_t)argc;
+  for (int i = 0; i < argc; i++) w[k++] = av[i];
+  w[k++] = 0;
+  for (int i = 0; i < envc; i++) w[k++] = ev[i];
+  w[k++] = 0;
+  for (size_t i = 0; i < sizeof aux / sizeof aux[0]; i++) w[k++] = aux[i][0], w[k++] = aux[i][1];
+  free(av);
+  free(ev);
+  emu->arch->set_reg(emu->cpu, RV_SP, sp);
+  return 0;
+}
+
+int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err) {
+  if (elf_version(EV_CURRENT) == EV_NONE) return fail(err, argv[0], "libelf initialization failed");
+  if (!realpath(argv[0], emu->exe_path)) snprintf(emu->exe_path, sizeof emu->exe_path, "%s", argv[0]);
+  snprintf(emu->sysroot, sizeof emu->sysroot, "%s", pick_sysroot(emu));
+  Image exe, interp;
+  if (load_image(emu, argv[0], false, &exe, err) < 0) return -1;
+  kit_aspace_set_brk(&emu->as, (exe.hi + KIT_EMU_PAGE - 1) & ~(KIT_EMU_PAGE - 1));
+  emu->entry = exe.entry;
+  emu->load_bias = exe.bias;
+  if (exe.interp[0]) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s%s", emu->sysroot, exe.interp);
+    if (access(path, R_OK) != 0) snprintf(path, sizeof path, "%s", exe.interp);
+    if (access(path, R_OK) != 0) {
+      fprintf(err, "kit-emu: %s: interpreter %s not found (give the sysroot with -L DIR or KIT_EMU_SYSROOT)\n",
+              argv[0], exe.interp);
+      return -1;
+    }
+    if (load_image(emu, path, true, &interp, err) < 0) return -1;
+    emu->interp_base = interp.bias;
+    emu->entry = interp.entry;
+  }
+  emu->phdr = exe.phdr;
+  emu->phnum = exe.phnum;
+  if (map_trampoline(emu) < 0) return fail(err, argv[0], "cannot map the signal trampoline");
+  if (build_stack(emu, &exe, argc, argv, envp, err) < 0) return -1;
+  emu->arch->set_pc(emu->cpu, emu->entry);
+  return 0;
+}

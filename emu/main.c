@@ -1,0 +1,113 @@
+/* emu/main.c — the kit-emu driver: option parsing, tool selection, running a
+ * riscv64 Linux program and exiting with its status. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit/emu.h"
+#include "tools/tools.h"
+
+extern char **environ;
+
+static void usage(FILE *f) {
+  fputs("usage: kit-emu [options] program [args...]\n"
+        "  -L DIR             sysroot for the dynamic linker and libraries (default: $KIT_EMU_SYSROOT,\n"
+        "                     else /usr/riscv64-linux-gnu)\n"
+        "  -d LIST            debug output: in_asm,cg,exec,syscall\n"
+        "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
+        "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier)\n"
+        "  --single-step      one guest instruction per block\n"
+        "  --strace           print each system call to stderr\n"
+        "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n",
+        f);
+}
+
+static int parse_debug(const char *s, unsigned *out) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", s);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    if (!strcmp(tok, "in_asm")) *out |= KIT_EMU_DEBUG_IN_ASM;
+    else if (!strcmp(tok, "cg")) *out |= KIT_EMU_DEBUG_CG;
+    else if (!strcmp(tok, "exec")) *out |= KIT_EMU_DEBUG_EXEC;
+    else if (!strcmp(tok, "syscall")) *out |= KIT_EMU_DEBUG_SYSCALL;
+    else {
+      fprintf(stderr, "kit-emu: unknown -d item '%s' (in_asm, cg, exec, syscall)\n", tok);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  KitEmuOptions opt = {.tier = KIT_EMU_TIER_AUTO};
+  bool strace = false;
+  const char *tool = NULL, *tool_args = NULL;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    } else if (!strcmp(a, "-L") && i + 1 < argc) {
+      opt.sysroot = argv[++i];
+    } else if (!strcmp(a, "-d") && i + 1 < argc) {
+      if (parse_debug(argv[++i], &opt.debug) < 0) return 1;
+    } else if (!strncmp(a, "--tier=", 7)) {
+      const char *t = a + 7;
+      if (!strcmp(t, "0")) opt.tier = KIT_EMU_TIER_INTERP;
+      else if (!strcmp(t, "1")) opt.tier = KIT_EMU_TIER_JIT;
+      else if (!strcmp(t, "auto")) opt.tier = KIT_EMU_TIER_AUTO;
+      else {
+        fprintf(stderr, "kit-emu: --tier takes 0, 1 or auto\n");
+        return 1;
+      }
+    } else if (!strncmp(a, "--jit-threshold=", 16)) {
+      char *end;
+      unsigned long v = strtoul(a + 16, &end, 10);
+      if (*end || !v || v > 1000000000ul) {
+        fprintf(stderr, "kit-emu: --jit-threshold takes a positive number\n");
+        return 1;
+      }
+      opt.jit_threshold = (uint32_t)v;
+    } else if (!strcmp(a, "--single-step")) {
+      opt.single_step = true;
+    } else if (!strcmp(a, "--strace")) {
+      strace = true;
+    } else if (!strncmp(a, "--tool=", 7)) {
+      tool = a + 7;
+    } else if (!strncmp(a, "--tool-args=", 12)) {
+      tool_args = a + 12;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "kit-emu: unknown option '%s'\n", a);
+      usage(stderr);
+      return 1;
+    }
+  }
+  if (i >= argc) {
+    usage(stderr);
+    return 1;
+  }
+  if (strace && tool) {
+    fprintf(stderr, "kit-emu: --strace and --tool are both tools; pick one\n");
+    return 1;
+  }
+  KitEmu *emu = kit_emu_new(&opt, argc - i, argv + i, environ, stderr);
+  if (!emu) return 1;
+  if (strace) kit_emu_tool_strace_install(emu, stderr);
+  if (tool) {
+    if (!strcmp(tool, "insncount")) {
+      kit_emu_tool_insncount_install(emu, stderr);
+    } else if (strchr(tool, '/')) {
+      if (kit_emu_tool_load(emu, tool, tool_args, stderr) < 0) return 1;
+    } else {
+      fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", tool);
+      return 1;
+    }
+  }
+  int st = kit_emu_run(emu);
+  fflush(NULL);
+  _exit(st); /* the guest window is large; let the kernel drop it */
+}

@@ -1,0 +1,267 @@
+/* emu/syscall_fs.c — file and descriptor system calls: guest fds are host
+ * fds; paths under the sysroot shadow absolute host paths (as qemu -L does);
+ * struct stat is translated from the host layout to riscv64's. */
+#include "syscall.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* struct stat of riscv64 Linux (asm-generic), 128 bytes */
+typedef struct RvStat {
+  uint64_t dev, ino;
+  uint32_t mode, nlink, uid, gid;
+  uint64_t rdev, pad1;
+  int64_t size;
+  int32_t blksize, pad2;
+  int64_t blocks;
+  int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+  uint32_t unused[2];
+} RvStat;
+_Static_assert(sizeof(RvStat) == 128, "riscv64 struct stat is 128 bytes");
+
+static int64_t neg(long r) { return r < 0 ? -errno : r; }
+
+/* copy a guest path and apply the sysroot; returns -errno or 0 */
+static int path_in(KitEmu *emu, uint64_t va, char *out, size_t size) {
+  char p[PATH_MAX];
+  int64_t n = kit_aspace_strncpy(&emu->as, va, p, sizeof p);
+  if (n < 0) return (int)n;
+  if (p[0] == '/' && p[1] && emu->sysroot[0] && strncmp(p, "/proc", 5) != 0 && strncmp(p, "/dev", 4) != 0) {
+    size_t ls = strlen(emu->sysroot), lp = strlen(p);
+    if (ls + lp < size) {
+      memcpy(out, emu->sysroot, ls);
+      memcpy(out + ls, p, lp + 1);
+      if (access(out, F_OK) == 0) return 0;
+    }
+  }
+  if ((size_t)n >= size) return -ENAMETOOLONG;
+  memcpy(out, p, (size_t)n + 1);
+  return 0;
+}
+
+static int64_t stat_out(KitEmu *emu, const struct stat *st, uint64_t va) {
+  RvStat r = {.dev = st->st_dev, .ino = st->st_ino, .mode = st->st_mode, .nlink = (uint32_t)st->st_nlink,
+              .uid = st->st_uid, .gid = st->st_gid, .rdev = st->st_rdev, .size = st->st_size,
+              .blksize = (int32_t)st->st_blksize, .blocks = st->st_blocks,
+              .atime = st->st_atim.tv_sec, .atime_ns = st->st_atim.tv_nsec,
+              .mtime = st->st_mtim.tv_sec, .mtime_ns = st->st_mtim.tv_nsec,
+              .ctime = st->st_ctim.tv_sec, .ctime_ns = st->st_ctim.tv_nsec};
+  return kit_aspace_write(&emu->as, va, &r, sizeof r) < 0 ? -EFAULT : 0;
+}
+
+static bool is_self_exe(const char *p) {
+  return !strcmp(p, "/proc/self/exe") || !strcmp(p, "/proc/thread-self/exe");
+}
+
+static int64_t do_iov(KitEmu *emu, uint64_t nr, int fd, uint64_t iov_va, uint64_t cnt) {
+  if (cnt > 1024) return -EINVAL;
+  const uint64_t *gi = kit_emu_gr(emu, iov_va, cnt * 16);
+  if (!gi && cnt) return -EFAULT;
+  struct iovec iov[1024];
+  for (uint64_t i = 0; i < cnt; i++) {
+    uint64_t base = gi[2 * i], len = gi[2 * i + 1];
+    void *h = nr == KIT_SYS_writev ? kit_emu_gr(emu, base, len) : kit_emu_gw(emu, base, len);
+    if (!h && len) return -EFAULT;
+    iov[i].iov_base = h;
+    iov[i].iov_len = len;
+  }
+  return neg(nr == KIT_SYS_writev ? writev(fd, iov, (int)cnt) : readv(fd, iov, (int)cnt));
+}
+
+int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
+  char path[PATH_MAX + 64], path2[PATH_MAX + 64];
+  int r;
+  int fd = (int)a[0];
+  *handled = true;
+  switch (nr) {
+  case KIT_SYS_openat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    if (is_self_exe(path)) snprintf(path, sizeof path, "%s", emu->exe_path);
+    return neg(openat(fd, path, (int)a[2], (mode_t)a[3]));
+  case KIT_SYS_close:
+    return neg(close(fd));
+  case KIT_SYS_read: {
+    void *h = kit_emu_gw(emu, a[1], a[2]);
+    if (!h && a[2]) return -EFAULT;
+    return neg(read(fd, h, a[2]));
+  }
+  case KIT_SYS_write: {
+    void *h = kit_emu_gr(emu, a[1], a[2]);
+    if (!h && a[2]) return -EFAULT;
+    return neg(write(fd, h, a[2]));
+  }
+  case KIT_SYS_pread64:
+  case KIT_SYS_pwrite64: {
+    void *h = nr == KIT_SYS_pread64 ? kit_emu_gw(emu, a[1], a[2]) : kit_emu_gr(emu, a[1], a[2]);
+    if (!h && a[2]) return -EFAULT;
+    return neg(nr == KIT_SYS_pread64 ? pread(fd, h, a[2], (off_t)a[3]) : pwrite(fd, h, a[2], (off_t)a[3]));
+  }
+  case KIT_SYS_readv:
+  case KIT_SYS_writev:
+    return do_iov(emu, nr, fd, a[1], a[2]);
+  case KIT_SYS_lseek:
+    return neg(lseek(fd, (off_t)a[1], (int)a[2]));
+  case KIT_SYS_dup:
+    return neg(dup(fd));
+  case KIT_SYS_dup3:
+    return neg(dup3(fd, (int)a[1], (int)a[2]));
+  case KIT_SYS_fcntl:
+    /* the lock commands take a struct flock of identical layout; others an int */
+    if (a[1] == F_GETLK || a[1] == F_SETLK || a[1] == F_SETLKW || a[1] == F_OFD_GETLK || a[1] == F_OFD_SETLK ||
+        a[1] == F_OFD_SETLKW) {
+      void *h = kit_emu_gw(emu, a[2], sizeof(struct flock));
+      if (!h) return -EFAULT;
+      return neg(fcntl(fd, (int)a[1], h));
+    }
+    return neg(fcntl(fd, (int)a[1], a[2]));
+  case KIT_SYS_ioctl:
+    switch (a[1]) {
+    case TCGETS: case TCSETS: case TCSETSW: case TCSETSF: case TIOCGWINSZ: case TIOCSWINSZ:
+    case TIOCGPGRP: case TIOCSPGRP: case FIONREAD: case FIONBIO: {
+      size_t n = a[1] == TIOCGWINSZ || a[1] == TIOCSWINSZ ? 8 : (a[1] >= TCGETS && a[1] <= TCSETSF) ? 36 : 4;
+      void *h = kit_emu_gw(emu, a[2], n);
+      if (!h) return -EFAULT;
+      return neg(ioctl(fd, a[1], h));
+    }
+    default:
+      return -ENOTTY;
+    }
+  case KIT_SYS_pipe2: {
+    int p[2];
+    if (pipe2(p, (int)a[1]) < 0) return -errno;
+    if (kit_aspace_write(&emu->as, a[0], p, sizeof p) < 0) {
+      close(p[0]), close(p[1]);
+      return -EFAULT;
+    }
+    return 0;
+  }
+  case KIT_SYS_getdents64: {
+    void *h = kit_emu_gw(emu, a[1], a[2]);
+    if (!h) return -EFAULT;
+    return neg(syscall(SYS_getdents64, fd, h, a[2]));
+  }
+  case KIT_SYS_newfstatat:
+  case KIT_SYS_fstat: {
+    struct stat st;
+    if (nr == KIT_SYS_fstat) {
+      if (fstat(fd, &st) < 0) return -errno;
+      return stat_out(emu, &st, a[1]);
+    }
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    if (is_self_exe(path)) snprintf(path, sizeof path, "%s", emu->exe_path);
+    if (fstatat(fd, path, &st, (int)a[3]) < 0) return -errno;
+    return stat_out(emu, &st, a[2]);
+  }
+  case KIT_SYS_statx: {
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    void *h = kit_emu_gw(emu, a[4], 256);
+    if (!h) return -EFAULT;
+    return neg(syscall(SYS_statx, fd, path, (int)a[2], (unsigned)a[3], h));
+  }
+  case KIT_SYS_faccessat:
+  case KIT_SYS_faccessat2:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(faccessat(fd, path, (int)a[2], nr == KIT_SYS_faccessat2 ? (int)a[3] : 0));
+  case KIT_SYS_readlinkat: {
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    void *h = kit_emu_gw(emu, a[2], a[3]);
+    if (!h && a[3]) return -EFAULT;
+    if (is_self_exe(path)) {
+      size_t n = strlen(emu->exe_path);
+      if (n > a[3]) n = a[3];
+      memcpy(h, emu->exe_path, n);
+      return (int64_t)n;
+    }
+    return neg(readlinkat(fd, path, h, a[3]));
+  }
+  case KIT_SYS_unlinkat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(unlinkat(fd, path, (int)a[2]));
+  case KIT_SYS_mkdirat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(mkdirat(fd, path, (mode_t)a[2]));
+  case KIT_SYS_renameat2:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    if ((r = path_in(emu, a[3], path2, sizeof path2)) < 0) return r;
+    return neg(renameat2(fd, path, (int)a[2], path2, (unsigned)a[4]));
+  case KIT_SYS_symlinkat:
+    if (kit_aspace_strncpy(&emu->as, a[0], path2, PATH_MAX) < 0) return -EFAULT;
+    if ((r = path_in(emu, a[2], path, sizeof path)) < 0) return r;
+    return neg(symlinkat(path2, (int)a[1], path));
+  case KIT_SYS_linkat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    if ((r = path_in(emu, a[3], path2, sizeof path2)) < 0) return r;
+    return neg(linkat(fd, path, (int)a[2], path2, (int)a[4]));
+  case KIT_SYS_fchmodat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(fchmodat(fd, path, (mode_t)a[2], 0));
+  case KIT_SYS_fchownat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(fchownat(fd, path, (uid_t)a[2], (gid_t)a[3], (int)a[4]));
+  case KIT_SYS_fchmod:
+    return neg(fchmod(fd, (mode_t)a[1]));
+  case KIT_SYS_fchown:
+    return neg(fchown(fd, (uid_t)a[1], (gid_t)a[2]));
+  case KIT_SYS_utimensat: {
+    const void *ts = a[2] ? kit_emu_gr(emu, a[2], 32) : NULL;
+    if (a[2] && !ts) return -EFAULT;
+    if (a[1]) {
+      if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+      return neg(utimensat(fd, path, ts, (int)a[3]));
+    }
+    return neg(futimens(fd, ts));
+  }
+  case KIT_SYS_getcwd: {
+    char buf[PATH_MAX];
+    if (!getcwd(buf, sizeof buf)) return -errno;
+    size_t n = strlen(buf) + 1;
+    if (n > a[1]) return -ERANGE;
+    if (kit_aspace_write(&emu->as, a[0], buf, n) < 0) return -EFAULT;
+    return (int64_t)n;
+  }
+  case KIT_SYS_chdir:
+    if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    return neg(chdir(path));
+  case KIT_SYS_fchdir:
+    return neg(fchdir(fd));
+  case KIT_SYS_ftruncate:
+    return neg(ftruncate(fd, (off_t)a[1]));
+  case KIT_SYS_fsync:
+    return neg(fsync(fd));
+  case KIT_SYS_fdatasync:
+    return neg(fdatasync(fd));
+  case KIT_SYS_umask:
+    return umask((mode_t)a[0]);
+  case KIT_SYS_sendfile: {
+    off_t off, *po = NULL;
+    if (a[2]) {
+      if (kit_aspace_read(&emu->as, a[2], &off, 8) < 0) return -EFAULT;
+      po = &off;
+    }
+    ssize_t n = sendfile(fd, (int)a[1], po, a[3]);
+    if (n < 0) return -errno;
+    if (po && kit_aspace_write(&emu->as, a[2], &off, 8) < 0) return -EFAULT;
+    return n;
+  }
+  case KIT_SYS_ppoll: {
+    void *fds = kit_emu_gw(emu, a[0], a[1] * 8);
+    if (!fds && a[1]) return -EFAULT;
+    const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
+    return neg(syscall(SYS_ppoll, fds, a[1], ts, NULL, 8));
+  }
+  case KIT_SYS_close_range:
+    return neg(syscall(SYS_close_range, (unsigned)a[0], (unsigned)a[1], (unsigned)a[2]));
+  default:
+    *handled = false;
+    return 0;
+  }
+}

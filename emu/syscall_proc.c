@@ -1,0 +1,237 @@
+/* emu/syscall_proc.c — process, time and signal system calls: exit, ids,
+ * limits, uname, clocks, fork-style clone (no threads), wait4, kill/tgkill
+ * (a signal to ourselves is delivered by the emulator), a single-thread futex. */
+#include "syscall.h"
+#include "tier.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+  RV_CLONE_VFORK = 0x4000, RV_CLONE_THREAD = 0x10000, RV_CLONE_SETTLS = 0x80000,
+  RV_CLONE_PARENT_SETTID = 0x100000, RV_CLONE_CHILD_SETTID = 0x1000000,
+};
+
+static int64_t neg(long r) { return r < 0 ? -errno : r; }
+
+static int64_t put(KitEmu *emu, uint64_t va, const void *p, size_t n) {
+  if (!va) return 0;
+  return kit_aspace_write(&emu->as, va, p, n) < 0 ? -EFAULT : 0;
+}
+
+static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
+  uint64_t flags = a[0];
+  if (flags & RV_CLONE_THREAD) {
+    kit_emu_warn(emu, "clone with CLONE_THREAD: threads are not supported (this guest needs them)");
+    return -ENOSYS;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return -errno;
+  if (pid == 0) {
+    kit_tier_after_fork(emu);
+    if (a[1]) emu->arch->set_reg(emu->cpu, RV_SP, a[1]);
+    if (flags & RV_CLONE_SETTLS) emu->arch->set_reg(emu->cpu, 4, a[3]);
+    pid_t me = getpid();
+    if (flags & RV_CLONE_CHILD_SETTID) put(emu, a[4], &me, 4);
+    if (flags & RV_CLONE_PARENT_SETTID) put(emu, a[2], &me, 4);
+    return 0;
+  }
+  if (flags & RV_CLONE_PARENT_SETTID) put(emu, a[2], &pid, 4);
+  /* vfork semantics: the parent waits until the child is gone (it cannot exec) */
+  if (flags & RV_CLONE_VFORK) {
+    siginfo_t si;
+    waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+  }
+  return pid;
+}
+
+static int64_t self_signal(KitEmu *emu, int sig) {
+  if (sig < 0 || sig >= KIT_EMU_NSIG) return -EINVAL;
+  if (sig) kit_emu_raise(emu, sig, -6 /* SI_TKILL */, 0);
+  return 0;
+}
+
+int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
+  *handled = true;
+  switch (nr) {
+  case KIT_SYS_exit:
+  case KIT_SYS_exit_group:
+    emu->exited = true;
+    emu->exit_status = (int)(a[0] & 0xff);
+    return 0;
+  case KIT_SYS_getpid: return getpid();
+  case KIT_SYS_gettid: return gettid();
+  case KIT_SYS_getppid: return getppid();
+  case KIT_SYS_getuid: return getuid();
+  case KIT_SYS_geteuid: return geteuid();
+  case KIT_SYS_getgid: return getgid();
+  case KIT_SYS_getegid: return getegid();
+  case KIT_SYS_getpgid: return neg(getpgid((pid_t)a[0]));
+  case KIT_SYS_setpgid: return neg(setpgid((pid_t)a[0], (pid_t)a[1]));
+  case KIT_SYS_getsid: return neg(getsid((pid_t)a[0]));
+  case KIT_SYS_setsid: return neg(setsid());
+  case KIT_SYS_set_tid_address:
+    emu->ctid_clear = a[0];
+    return gettid();
+  case KIT_SYS_set_robust_list: return 0;
+  case KIT_SYS_rseq: return -ENOSYS;
+  case KIT_SYS_clone3: return -ENOSYS; /* glibc falls back to clone */
+  case KIT_SYS_riscv_hwprobe: return -ENOSYS;
+  case KIT_SYS_riscv_flush_icache:
+    kit_tcache_flush(emu->tc);
+    return 0;
+  case KIT_SYS_sched_yield: return 0;
+  case KIT_SYS_prctl: return -EINVAL;
+  case KIT_SYS_prlimit64:
+  case KIT_SYS_getrlimit:
+  case KIT_SYS_setrlimit: {
+    int res = (int)(nr == KIT_SYS_prlimit64 ? a[1] : a[0]);
+    uint64_t nv = nr == KIT_SYS_prlimit64 ? a[2] : nr == KIT_SYS_setrlimit ? a[1] : 0;
+    uint64_t ov = nr == KIT_SYS_prlimit64 ? a[3] : nr == KIT_SYS_getrlimit ? a[1] : 0;
+    if (nr == KIT_SYS_prlimit64 && a[0] && (pid_t)a[0] != getpid()) return -EPERM;
+    struct rlimit cur, want;
+    if (getrlimit(res, &cur) < 0) return -errno;
+    if (res == RLIMIT_STACK) cur.rlim_cur = KIT_EMU_STACK_SIZE;
+    if (nv) {
+      if (kit_aspace_read(&emu->as, nv, &want, sizeof want) < 0) return -EFAULT;
+      /* the emulator's own stack and address-space needs stay the host's */
+      if (res != RLIMIT_STACK && res != RLIMIT_AS && setrlimit(res, &want) < 0) return -errno;
+    }
+    return put(emu, ov, &cur, sizeof cur);
+  }
+  case KIT_SYS_getrusage: {
+    struct rusage ru;
+    if (getrusage((int)a[0], &ru) < 0) return -errno;
+    return put(emu, a[1], &ru, sizeof ru);
+  }
+  case KIT_SYS_uname: {
+    struct utsname u;
+    uname(&u);
+    snprintf(u.machine, sizeof u.machine, "riscv64");
+    return a[0] ? put(emu, a[0], &u, sizeof u) : -EFAULT;
+  }
+  case KIT_SYS_sysinfo: {
+    struct sysinfo si;
+    sysinfo(&si);
+    return a[0] ? put(emu, a[0], &si, sizeof si) : -EFAULT;
+  }
+  case KIT_SYS_getrandom: {
+    void *h = kit_emu_gw(emu, a[0], a[1]);
+    if (!h && a[1]) return -EFAULT;
+    return neg(getrandom(h, a[1], (unsigned)a[2]));
+  }
+  case KIT_SYS_clock_gettime:
+  case KIT_SYS_clock_getres: {
+    struct timespec ts;
+    if ((nr == KIT_SYS_clock_gettime ? clock_gettime : clock_getres)((clockid_t)a[0], &ts) < 0) return -errno;
+    return put(emu, a[1], &ts, sizeof ts);
+  }
+  case KIT_SYS_gettimeofday: {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    int64_t r = put(emu, a[0], &tv, sizeof tv);
+    if (r == 0 && a[1]) r = put(emu, a[1], (uint64_t[1]){0}, 8);
+    return r;
+  }
+  case KIT_SYS_nanosleep:
+  case KIT_SYS_clock_nanosleep: {
+    const uint64_t *req = nr == KIT_SYS_nanosleep ? &a[0] : &a[2];
+    uint64_t rem = nr == KIT_SYS_nanosleep ? a[1] : a[3];
+    struct timespec ts, left = {0};
+    if (kit_aspace_read(&emu->as, *req, &ts, sizeof ts) < 0) return -EFAULT;
+    int r = nr == KIT_SYS_nanosleep ? (nanosleep(&ts, &left) < 0 ? -errno : 0)
+                                    : -clock_nanosleep((clockid_t)a[0], (int)a[1], &ts, &left);
+    if (r == -EINTR) put(emu, rem, &left, sizeof left);
+    return r;
+  }
+  case KIT_SYS_getitimer:
+  case KIT_SYS_setitimer: {
+    struct itimerval nv, ov;
+    if (nr == KIT_SYS_getitimer) {
+      if (getitimer((int)a[0], &ov) < 0) return -errno;
+      return put(emu, a[1], &ov, sizeof ov);
+    }
+    if (kit_aspace_read(&emu->as, a[1], &nv, sizeof nv) < 0) return -EFAULT;
+    if (setitimer((int)a[0], &nv, &ov) < 0) return -errno;
+    return put(emu, a[2], &ov, sizeof ov);
+  }
+  case KIT_SYS_wait4: {
+    int st = 0;
+    struct rusage ru;
+    pid_t r = wait4((pid_t)a[0], &st, (int)a[2], a[3] ? &ru : NULL);
+    if (r < 0) return -errno;
+    if (r > 0 && put(emu, a[1], &st, 4) < 0) return -EFAULT;
+    if (a[3] && put(emu, a[3], &ru, sizeof ru) < 0) return -EFAULT;
+    return r;
+  }
+  case KIT_SYS_kill:
+    if ((pid_t)a[0] == getpid()) return self_signal(emu, (int)a[1]);
+    return neg(kill((pid_t)a[0], (int)a[1]));
+  case KIT_SYS_tkill:
+  case KIT_SYS_tgkill: {
+    pid_t tid = (pid_t)(nr == KIT_SYS_tkill ? a[0] : a[1]);
+    int sig = (int)(nr == KIT_SYS_tkill ? a[1] : a[2]);
+    if (tid == gettid()) return self_signal(emu, sig);
+    return nr == KIT_SYS_tkill ? neg(syscall(SYS_tkill, tid, sig)) : neg(syscall(SYS_tgkill, (pid_t)a[0], tid, sig));
+  }
+  case KIT_SYS_futex: {
+    int op = (int)(a[1] & 0x7f);
+    if (op == 0 || op == 9) { /* WAIT, WAIT_BITSET */
+      uint32_t v;
+      if (kit_aspace_read(&emu->as, a[0], &v, 4) < 0) return -EFAULT;
+      if (v != (uint32_t)a[2]) return -EAGAIN;
+      return a[3] ? -ETIMEDOUT : -EINTR; /* nobody else could ever wake us */
+    }
+    if (op == 1 || op == 10) return 0; /* WAKE: no waiters in one thread */
+    return -ENOSYS;
+  }
+  case KIT_SYS_rt_sigaction:
+    if (a[3] != 8) return -EINVAL;
+    return kit_emu_sys_sigaction(emu, (int)a[0], a[1], a[2]);
+  case KIT_SYS_rt_sigprocmask:
+    if (a[3] != 8) return -EINVAL;
+    return kit_emu_sys_sigprocmask(emu, (int)a[0], a[1], a[2]);
+  case KIT_SYS_rt_sigpending: {
+    uint64_t p = (atomic_load(&emu->async_pending) | emu->sync_pending) & emu->sigmask;
+    return put(emu, a[0], &p, 8);
+  }
+  case KIT_SYS_rt_sigsuspend: {
+    uint64_t m;
+    if (kit_aspace_read(&emu->as, a[0], &m, 8) < 0) return -EFAULT;
+    emu->restore_mask = emu->sigmask;
+    emu->has_restore_mask = true;
+    emu->sigmask = m;
+    sigset_t empty;
+    sigemptyset(&empty);
+    /* the handler runs at the next block boundary, under mask m; its frame
+     * saves the old mask so rt_sigreturn puts it back */
+    while (!((atomic_load(&emu->async_pending) | emu->sync_pending) & ~emu->sigmask)) sigsuspend(&empty);
+    return -EINTR;
+  }
+  case KIT_SYS_sigaltstack:
+    return kit_emu_sys_sigaltstack(emu, a[0], a[1]);
+  case KIT_SYS_clone:
+    return do_clone(emu, a);
+  case KIT_SYS_execve: {
+    char p[256] = "?";
+    kit_aspace_strncpy(&emu->as, a[0], p, sizeof p);
+    kit_emu_warn(emu, "execve(\"%s\") is not supported: run the new program under kit-emu yourself", p);
+    return -ENOSYS;
+  }
+  default:
+    *handled = false;
+    return 0;
+  }
+}

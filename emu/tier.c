@@ -1,0 +1,248 @@
+/* emu/tier.c — running translated blocks: tier 0 interprets a block's CG;
+ * blocks that reach the execution threshold are queued, re-lifted in batches
+ * into one module per batch and compiled by the LLVM JIT on a worker thread
+ * while the guest keeps running in tier 0; results are installed at block
+ * boundaries unless an invalidation happened meanwhile. */
+#include "tier.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_MAX 32
+#define QUEUE_CAP 1024
+#define DEFAULT_THRESHOLD 50
+
+typedef struct Job {
+  uint64_t pc;
+  unsigned n;
+  KitDecodedInsn *insns; /* copy; handed back with the result */
+  uint64_t generation;
+  int64_t (*fn)(void *);
+} Job;
+
+struct KitEmuTierImpl {
+  KitEmu *emu;
+  KitJit *jit;
+  bool jit_failed;
+  bool worker_ok;        /* false: compile synchronously (or never, after fork) */
+  bool no_jit;           /* fork child: LLVM state may be inconsistent */
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  Job queue[QUEUE_CAP];
+  unsigned nqueue;
+  Job done[QUEUE_CAP];
+  _Atomic unsigned ndone;
+  bool stop;
+  unsigned batch_seq;
+  _Atomic uint64_t batches, failures;
+};
+
+bool kit_tier_jit_available(void) {
+#ifdef KIT_EMU_HAVE_JIT
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifdef KIT_EMU_HAVE_JIT
+static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
+  KitEmu *emu = t->emu;
+  char name[32];
+  snprintf(name, sizeof name, "jit_batch_%u", t->batch_seq++);
+  KitCgModule *m = kit_cg_module_new(name);
+  FILE *quiet = emu->log;
+  for (unsigned i = 0; i < n; i++)
+    if (!kit_emu_translate_insns(emu, m, jobs[i].insns, jobs[i].n, quiet)) jobs[i].n = 0;
+  int rc = kit_jit_add(t->jit, m, emu->log);
+  if (rc != 0) t->jit_failed = true; /* stay in tier 0 rather than retry forever */
+  t->batches++;
+  t->failures += rc != 0;
+  for (unsigned i = 0; i < n; i++) {
+    char fname[48];
+    snprintf(fname, sizeof fname, "emu_block_%llx", (unsigned long long)jobs[i].pc);
+    jobs[i].fn = rc == 0 && jobs[i].n ? (int64_t (*)(void *))kit_jit_lookup(t->jit, fname) : NULL;
+  }
+  kit_cg_module_free(m);
+  return rc;
+}
+
+static void *worker(void *arg) {
+  KitEmuTierState *t = arg;
+  Job batch[BATCH_MAX];
+  pthread_mutex_lock(&t->mu);
+  for (;;) {
+    while (!t->nqueue && !t->stop) pthread_cond_wait(&t->cv, &t->mu);
+    if (t->stop) break;
+    unsigned n = t->nqueue < BATCH_MAX ? t->nqueue : BATCH_MAX;
+    memcpy(batch, t->queue, n * sizeof *batch);
+    memmove(t->queue, t->queue + n, (t->nqueue - n) * sizeof *batch);
+    t->nqueue -= n;
+    pthread_mutex_unlock(&t->mu);
+    compile_batch(t, batch, n);
+    pthread_mutex_lock(&t->mu);
+    for (unsigned i = 0; i < n; i++) {
+      unsigned d = atomic_load(&t->ndone);
+      if (d < QUEUE_CAP) {
+        t->done[d] = batch[i];
+        atomic_store(&t->ndone, d + 1);
+      } else {
+        free(batch[i].insns);
+      }
+    }
+  }
+  pthread_mutex_unlock(&t->mu);
+  return NULL;
+}
+#endif
+
+KitEmuTierState *kit_tier_new(KitEmu *emu) {
+  KitEmuTierState *t = calloc(1, sizeof *t);
+  t->emu = emu;
+  pthread_mutex_init(&t->mu, NULL);
+  pthread_cond_init(&t->cv, NULL);
+#ifdef KIT_EMU_HAVE_JIT
+  if (emu->opt.tier != KIT_EMU_TIER_INTERP) {
+    t->jit = kit_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : 1, kit_emu_resolve, emu, emu->log);
+    if (!t->jit) t->jit_failed = true;
+    /* single-step and tier 1 compile synchronously: their point is determinism */
+    if (t->jit && emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step)
+      t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
+  }
+#else
+  t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
+#endif
+  if (!emu->opt.jit_threshold) emu->opt.jit_threshold = DEFAULT_THRESHOLD;
+  return t;
+}
+
+void kit_tier_free(KitEmuTierState *t) {
+  if (!t) return;
+  if (t->worker_ok) {
+    pthread_mutex_lock(&t->mu);
+    t->stop = true;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->thread, NULL);
+  }
+  for (unsigned i = 0; i < t->nqueue; i++) free(t->queue[i].insns);
+  for (unsigned i = 0; i < t->ndone; i++) free(t->done[i].insns);
+#ifdef KIT_EMU_HAVE_JIT
+  if (t->jit) kit_jit_free(t->jit);
+#endif
+  free(t);
+}
+
+void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
+  if (!emu->tier) return;
+  out->jit_batches = atomic_load(&emu->tier->batches);
+  out->jit_failures = atomic_load(&emu->tier->failures);
+}
+
+void kit_tier_after_fork(KitEmu *emu) {
+  KitEmuTierState *t = emu->tier;
+  t->worker_ok = false;
+  t->no_jit = true;
+  pthread_mutex_init(&t->mu, NULL);
+  pthread_cond_init(&t->cv, NULL);
+}
+
+void kit_tier_discard_interp(KitEmuBlock *b) {
+  if (b->ip) kit_interp_free(b->ip);
+  b->ip = NULL;
+}
+
+static Job make_job(KitEmu *emu, KitEmuBlock *b) {
+  Job j = {.pc = b->pc, .n = b->ninsns, .generation = emu->tc->generation};
+  j.insns = malloc(b->ninsns * sizeof *j.insns);
+  memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
+  return j;
+}
+
+static void install(KitEmu *emu, Job *j) {
+  KitEmuBlock *b = j->generation == emu->tc->generation ? kit_tcache_lookup(emu->tc, j->pc) : NULL;
+  if (b && j->fn) {
+    b->jit = j->fn;
+    emu->stats.blocks_jitted++;
+    free(b->jit_insns);
+    b->jit_insns = j->insns;
+    /* tier 0's copy is dead weight now (installs happen between blocks) */
+    if (b->ip) kit_interp_free(b->ip);
+    if (b->m) kit_cg_module_free(b->m);
+    b->ip = NULL;
+    b->m = NULL;
+    b->f = NULL;
+  } else {
+    if (b) b->queued = false;
+    free(j->insns);
+  }
+}
+
+void kit_tier_poll(KitEmu *emu) {
+  KitEmuTierState *t = emu->tier;
+  if (!t->worker_ok || !atomic_load(&t->ndone)) return;
+  if (pthread_mutex_trylock(&t->mu) != 0) return;
+  unsigned n = atomic_load(&t->ndone);
+  for (unsigned i = 0; i < n; i++) install(emu, &t->done[i]);
+  atomic_store(&t->ndone, 0);
+  pthread_mutex_unlock(&t->mu);
+}
+
+#ifdef KIT_EMU_HAVE_JIT
+static void compile_now(KitEmu *emu, KitEmuBlock *b) {
+  KitEmuTierState *t = emu->tier;
+  Job j = make_job(emu, b);
+  compile_batch(t, &j, 1);
+  install(emu, &j);
+  if (!b->jit) t->jit_failed = true;
+}
+#endif
+
+static void make_hot(KitEmu *emu, KitEmuBlock *b) {
+  KitEmuTierState *t = emu->tier;
+  if (t->jit_failed || t->no_jit) return;
+  b->queued = true;
+  if (t->worker_ok) {
+    if (pthread_mutex_trylock(&t->mu) != 0) {
+      b->queued = false; /* try again on a later execution */
+      return;
+    }
+    if (t->nqueue < QUEUE_CAP) {
+      t->queue[t->nqueue++] = make_job(emu, b);
+      pthread_cond_signal(&t->cv);
+    } else {
+      b->queued = false;
+    }
+    pthread_mutex_unlock(&t->mu);
+    return;
+  }
+#ifdef KIT_EMU_HAVE_JIT
+  compile_now(emu, b);
+#endif
+}
+
+uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b) {
+  if (b->jit) return (uint64_t)b->jit(emu->cpu);
+  if (emu->opt.tier == KIT_EMU_TIER_JIT && !b->queued) make_hot(emu, b);
+  if (b->jit) return (uint64_t)b->jit(emu->cpu);
+  if (!b->ip) {
+    b->ip = kit_interp_new(b->m, kit_emu_resolve, emu, emu->log);
+    if (!b->ip) {
+      kit_emu_warn(emu, "internal error: cannot interpret the block at 0x%llx", (unsigned long long)b->pc);
+      emu->exited = true;
+      emu->exit_status = 125;
+      return b->pc;
+    }
+  }
+  KitCgScalar arg = {.i = (uint64_t)(uintptr_t)emu->cpu}, ret[2];
+  if (kit_interp_call(b->ip, b->f, &arg, 1, ret) != 0) {
+    kit_emu_warn(emu, "internal error: the interpreter trapped in the block at 0x%llx", (unsigned long long)b->pc);
+    emu->exited = true;
+    emu->exit_status = 125;
+    return b->pc;
+  }
+  if (emu->opt.tier == KIT_EMU_TIER_AUTO && !b->queued && ++b->count >= emu->opt.jit_threshold) make_hot(emu, b);
+  return ret[0].i;
+}

@@ -1,0 +1,171 @@
+/* include/kit/emu.h — the embedder and tool API of kit-emu: create an emulator
+ * for a guest ELF, run it, and observe it through KitEmuToolHooks (a vtable of
+ * callbacks), register access and shadow planes. Handles are opaque. */
+#ifndef KIT_EMU_H
+#define KIT_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kit/arch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on any incompatible change of this header. A loadable tool exports
+ * `uint32_t kit_emu_tool_version = KIT_EMU_API_VERSION;` and
+ * `int kit_emu_tool_install(KitEmu *, const char *args);` */
+#define KIT_EMU_API_VERSION 1u
+
+typedef struct KitEmu KitEmu;
+typedef struct KitEmuShadowPlane KitEmuShadowPlane;
+
+/* on_branch fires once per executed block that ends in a control transfer
+ * (a block ending at the size limit, or in ecall/ebreak/fence.i, does not) */
+typedef enum KitEmuEdgeKind {
+  KIT_EMU_EDGE_CALL, /* KIT_DECODE_CALL */
+  KIT_EMU_EDGE_RET,  /* KIT_DECODE_RET */
+  KIT_EMU_EDGE_JUMP, /* KIT_DECODE_JUMP */
+  KIT_EMU_EDGE_COND, /* KIT_DECODE_BRANCH, taken or not */
+  KIT_EMU_EDGE_OTHER /* not produced by riscv64; for arches with other transfers */
+} KitEmuEdgeKind;
+
+typedef enum KitEmuToolVerdict { KIT_EMU_TOOL_ALLOW = 0, KIT_EMU_TOOL_DENY = 1 } KitEmuToolVerdict;
+
+/* guest page permissions (on_map, on_protect) */
+enum { KIT_EMU_PROT_READ = 1, KIT_EMU_PROT_WRITE = 2, KIT_EMU_PROT_EXEC = 4 };
+
+typedef struct KitEmuSyscallRequest {
+  uint64_t nr;      /* Linux riscv64 (asm-generic) number */
+  uint64_t args[6];
+  uint64_t pc;      /* guest pc of the ecall */
+} KitEmuSyscallRequest;
+
+typedef struct KitEmuSyscallResult {
+  int64_t ret;      /* what the guest sees in a0: >= 0 or -errno */
+} KitEmuSyscallResult;
+
+/* Hooks receive `user` first. A NULL hook is not observed and costs nothing
+ * in translated code (the shim that calls it is not emitted). Hooks that
+ * change what is translated (block/insn/branch/memory) must be set before
+ * kit_emu_run, or the translation cache is flushed when they change. */
+typedef struct KitEmuToolHooks {
+  void (*on_block_entry)(void *user, KitEmu *emu, uint64_t block_pc, uint32_t guest_insn_count);
+  void (*on_insn_retire)(void *user, KitEmu *emu, uint64_t guest_pc, const KitDecodedInsn *insn);
+  void (*on_branch)(void *user, KitEmu *emu, uint64_t from_pc, uint64_t to_pc, KitEmuEdgeKind kind);
+  /* host_ptr is the resolved host address after the window check, NULL when
+   * the address is outside the guest window. DENY turns the access into a
+   * guest SIGSEGV at guest_pc. */
+  KitEmuToolVerdict (*on_mem_access)(void *user, KitEmu *emu, uint64_t addr, uint32_t size, bool is_write,
+                                     void *host_ptr, uint64_t guest_pc);
+  void (*on_map)(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms);
+  void (*on_unmap)(void *user, KitEmu *emu, uint64_t va, uint64_t len);
+  void (*on_protect)(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms);
+  void (*on_syscall_entry)(void *user, KitEmu *emu, const KitEmuSyscallRequest *req);
+  void (*on_syscall_exit)(void *user, KitEmu *emu, const KitEmuSyscallRequest *req,
+                          const KitEmuSyscallResult *res);
+  /* The guest process is ending: status as a shell would see it (exit code,
+   * or 128+sig before a fatal signal's default action). Tools write their
+   * results here. Also runs in fork children when they end. */
+  void (*on_exit)(void *user, KitEmu *emu, int status);
+  void *user;
+  bool tool_requires_dispatch; /* turns block chaining off */
+  bool want_insn_retire;       /* emit on_insn_retire shims (costly) */
+} KitEmuToolHooks;
+
+typedef enum KitEmuTier { KIT_EMU_TIER_INTERP = 0, KIT_EMU_TIER_JIT = 1, KIT_EMU_TIER_AUTO = 2 } KitEmuTier;
+
+/* debug output selectors (-d) */
+enum {
+  KIT_EMU_DEBUG_IN_ASM = 1 << 0,
+  KIT_EMU_DEBUG_CG = 1 << 1,
+  KIT_EMU_DEBUG_EXEC = 1 << 2,
+  KIT_EMU_DEBUG_SYSCALL = 1 << 3,
+};
+
+typedef struct KitEmuOptions {
+  const char *sysroot;     /* NULL: $KIT_EMU_SYSROOT, else /usr/riscv64-linux-gnu */
+  KitEmuTier tier;
+  uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default */
+  bool single_step;        /* one-instruction blocks */
+  unsigned debug;          /* KIT_EMU_DEBUG_* */
+  FILE *log;               /* debug output and warnings; NULL = stderr */
+} KitEmuOptions;
+
+/* Create an emulator and load `argv[0]` (a riscv64 ELF) with its arguments
+ * and environment. On failure writes one line to err and returns NULL. */
+KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp, FILE *err);
+void kit_emu_free(KitEmu *emu);
+
+/* Run the guest until it exits; returns its exit status as a shell would see
+ * it (0..255, 128+sig when a signal killed it: the default action of a fatal
+ * guest signal re-raises it on the host, so this only returns for exits). */
+int kit_emu_run(KitEmu *emu);
+
+/* The pass pipeline over lifted code: each pass transforms a freshly lifted
+ * block function (i64 emu_block_<pc>(ptr cpu)) in module m before it is
+ * verified and run; the ASan pass over guest code plugs in here. Passes run
+ * in the order added, for tier 0 and again when the block is re-lifted for
+ * LLVM (possibly on the JIT worker thread: keep shared state thread-safe).
+ * Nonzero refuses the block: the guest gets SIGILL at its pc. At most 8. */
+typedef int (*KitEmuBlockPass)(void *user, KitCgModule *m, KitCgFunc *block);
+int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user);
+
+/* Counters of the translation machinery (for tests, benchmarks, -d exec). */
+typedef struct KitEmuStats {
+  uint64_t blocks_translated; /* tier-0 translations (re-translations after invalidation included) */
+  uint64_t blocks_executed;   /* blocks run, either tier */
+  uint64_t blocks_jitted;     /* blocks whose LLVM code was installed */
+  uint64_t jit_batches;       /* LLVM modules compiled */
+  uint64_t jit_failures;      /* batches LLVM rejected (the blocks stay in tier 0) */
+  uint64_t invalidations;     /* translation-cache invalidations that dropped code */
+} KitEmuStats;
+void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
+
+/* Install (copy) the hooks; NULL removes them. Flushes translated code when
+ * the set of translation-time hooks changes. */
+void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks);
+
+/* Guest CPU access for tools, valid inside any hook. Register numbering is the
+ * arch's (riscv64: x0..x31 = 0..31, f0..f31 = 32..63, fcsr = 64). */
+uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg);
+void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v);
+uint64_t kit_emu_get_pc(KitEmu *emu);
+const KitArch *kit_emu_arch(KitEmu *emu);
+
+/* Checked guest memory copies (respecting page permissions for the guest's
+ * view: reads need READ, writes need WRITE). Return 0, or -1 when any byte is
+ * not accessible. */
+int kit_emu_read_mem(KitEmu *emu, uint64_t va, void *dst, size_t n);
+int kit_emu_write_mem(KitEmu *emu, uint64_t va, const void *src, size_t n);
+
+/* Shadow planes: `bits_per_byte` of shadow (1, 2, 4 or 8) for every guest
+ * byte, zero-filled when the guest range is mapped and dropped when it is
+ * unmapped. Register before kit_emu_run. NULL on a bad argument. */
+KitEmuShadowPlane *kit_emu_shadow_register(KitEmu *emu, const char *name, unsigned bits_per_byte);
+/* Host pointer to the shadow of guest bytes [va, va+n): for 8 bits/byte the
+ * shadow byte of va, for fewer bits the byte holding va's bits (bit offset
+ * (va * bits) % 8). NULL if any part of the range is not mapped. */
+uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n);
+
+/* The name of a Linux riscv64 system call number ("openat"), NULL if the
+ * emulator does not know it. */
+const char *kit_emu_syscall_name(uint64_t nr);
+
+/* Helpers that lifted code calls (see include/kit/arch.h); resolvable by name
+ * through kit_emu_resolve. */
+int64_t kit_emu_ecall(void *cpu, int64_t pc);
+int64_t kit_emu_ebreak(void *cpu, int64_t pc);
+int64_t kit_emu_illegal(void *cpu, int64_t pc);
+int64_t kit_emu_fence_i(void *cpu, int64_t pc);
+/* The KitCgResolver for translated blocks (emu helpers, tool shims, then the
+ * arch helpers through the process's symbols). */
+void *kit_emu_resolve(void *user, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
