@@ -79,4 +79,12 @@ size_t cpp_deps(const CPP *pp, const char ***out);
 typedef void (*CPPPragmaFn)(void *user, const CTok *toks, size_t ntoks);
 void cpp_on_pragma(CPP *pp, CPPPragmaFn fn, void *user);
 
+/* Extensions (cpp): the system directories searched after opt->system_dirs
+ * unless no_std_inc (gcc 12's list on x86-64 Debian, missing ones skipped). */
+const char *const *cpp_default_system_dirs(size_t *n);
+/* -E mode must be chosen before cpp_open_*: pragmas are then kept as text. */
+void cpp_set_preprocess_only(CPP *pp, bool on);
+/* -P: cpp_write_preprocessed without line markers. */
+void cpp_set_line_markers(CPP *pp, bool on);
+
 #endif

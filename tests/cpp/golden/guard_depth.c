@@ -1,0 +1,2 @@
+// include depth limit (200, like gcc) on a file that includes itself
+#include "guard_depth.c"

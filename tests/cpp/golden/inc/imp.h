@@ -1,0 +1,1 @@
+imported_once
