@@ -12,15 +12,16 @@
 
 static const char usage[] =
     "usage: kit-cg verify|print|run|jit|emit [-O0..3|-Os] [-g] [--target x86_64|riscv64] [-S] [--llvm] [--no-pic]\n"
-    "              [-o out] FILE.cg [args...]\n"
+    "              [--fast-codegen] [-o out] FILE.cg [args...]\n"
     "  verify  check the module          print  print it back in the textual form\n"
     "  run     call @main on the CG interpreter   jit  call @main through the LLVM JIT\n"
-    "  emit    write an ELF object (-S: assembly, --llvm: LLVM IR text); PIC unless --no-pic\n";
+    "  emit    write an ELF object (-S: assembly, --llvm: LLVM IR text); PIC unless --no-pic\n"
+    "  --fast-codegen  jit: the -O level's IR passes, then the fast code generator\n";
 
 typedef struct Opts {
   const char *cmd, *file, *out;
   int opt_level;
-  bool debug, asm_text, llvm_ir, pic, size_level;
+  bool debug, asm_text, llvm_ir, pic, size_level, fast_cg;
   KitTarget target;
   int argc; /* program args: argv[0] = file */
   char **argv;
@@ -54,6 +55,7 @@ static int parse_args(int argc, char **argv, Opts *o) {
     else if (!strcmp(a, "--llvm")) o->llvm_ir = true;
     else if (!strcmp(a, "--pic")) o->pic = true;
     else if (!strcmp(a, "--no-pic")) o->pic = false;
+    else if (!strcmp(a, "--fast-codegen")) o->fast_cg = true;
     else if (!strcmp(a, "-o") || !strcmp(a, "--target")) {
       if (i + 1 >= argc) return fail("%s needs an argument", a);
       const char *v = argv[++i];
@@ -112,31 +114,58 @@ static int exit_status(const KitCgFunc *f, const KitCgScalar *r) {
   return kit_cg_type_is_int(f->ret[0]) ? (int)(int32_t)r->i : 0;
 }
 
+/* The executor whose destructors run at exit (see finish). */
+static KitInterp *exit_ip;
+static KitJit *exit_jit;
+
+static void run_dtors_at_exit(void) {
+  if (exit_ip) kit_interp_run_dtors(exit_ip);
+  if (exit_jit) kit_jit_run_dtors(exit_jit, stderr);
+}
+
+/* The program's end, as a native one ends: exit() runs the atexit handlers
+ * the program registered (newest first), then its destructors, which were
+ * registered before its constructors ran, so they come last as .fini_array
+ * does. The executor, the module and their code stay alive: handlers and
+ * destructors still call into them. */
+static _Noreturn void finish(int status) {
+  fflush(stdout);
+  exit(status);
+}
+
 static int cmd_run(KitCgModule *m, const Opts *o) {
   KitCgFunc *mainf = find_main(m);
   if (!mainf) return 1;
   KitInterp *ip = kit_interp_new(m, NULL, NULL, stderr);
   if (!ip) return 1;
+  exit_ip = ip;
+  atexit(run_dtors_at_exit);
   if (kit_interp_run_ctors(ip)) {
     fflush(stdout);
-    return fail("%s", "a constructor trapped");
+    fail("%s", "a constructor trapped");
+    _exit(1);
   }
   KitCgScalar args[2] = {{.i = (uint64_t)o->argc}, {.i = (uint64_t)(uintptr_t)o->argv}}, r[2] = {{0}};
   if (kit_interp_call(ip, mainf, args, mainf->nparams, r)) {
     fflush(stdout);
-    return fail("%s", "execution trapped");
+    fail("%s", "execution trapped");
+    _exit(1); /* no handlers or destructors after a trap */
   }
-  kit_interp_run_dtors(ip);
-  fflush(stdout);
-  int st = exit_status(mainf, r);
-  kit_interp_free(ip);
-  return st;
+  finish(exit_status(mainf, r));
 }
 
 /* Jitted code that traps (TRAP is ud2) or faults ends the run the way the
- * interpreter's trap report does: one line, exit status 1. */
+ * interpreter's trap report does: what the program printed so far is
+ * flushed, one line on stderr, exit status 1, no atexit handlers. Flushing
+ * stdio in a signal handler is safe for a TRAP, which jitted code executes
+ * outside libc; a fault inside libc (a bad printf argument) may find stdout
+ * mid-update, and a second fault while flushing just ends the run. */
 static void on_fault(int sig) {
+  static volatile sig_atomic_t once;
   static const char msg[] = "kit-cg: jitted code trapped (signal ";
+  if (once) _exit(1);
+  once = 1;
+  fflush(stdout);
   char num[8];
   int n = 0;
   for (int v = sig; v; v /= 10) num[n++] = (char)('0' + v % 10);
@@ -152,7 +181,7 @@ static void catch_faults(void) {
   static char altstack[1 << 16]; /* a stack overflow still gets its message */
   stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
   sigaltstack(&ss, NULL);
-  struct sigaction sa = {.sa_handler = on_fault, .sa_flags = SA_ONSTACK};
+  struct sigaction sa = {.sa_handler = on_fault, .sa_flags = SA_ONSTACK | SA_NODEFER};
   sigemptyset(&sa.sa_mask);
   int sigs[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
@@ -161,18 +190,19 @@ static void catch_faults(void) {
 static int cmd_jit(KitCgModule *m, const Opts *o) {
   KitCgFunc *mainf = find_main(m);
   if (!mainf) return 1;
-  KitJit *j = kit_jit_new(o->opt_level, NULL, NULL, stderr);
+  KitJit *j = kit_jit_new(o->opt_level | (o->fast_cg ? KIT_JIT_FAST_CODEGEN : 0), NULL, NULL, stderr);
   if (!j) return 1;
   if (kit_jit_add(j, m, stderr)) return 1;
   catch_faults();
-  if (kit_jit_run_ctors(j, stderr)) return 1;
+  exit_jit = j;
+  atexit(run_dtors_at_exit);
+  if (kit_jit_run_ctors(j, stderr)) {
+    fflush(stdout);
+    _exit(1);
+  }
   KitCgScalar args[2] = {{.i = (uint64_t)o->argc}, {.i = (uint64_t)(uintptr_t)o->argv}}, r[2] = {{0}};
-  if (kit_jit_call(j, m, mainf, args, mainf->nparams, r)) return 1;
-  kit_jit_run_dtors(j, stderr);
-  fflush(stdout);
-  int st = exit_status(mainf, r);
-  kit_jit_free(j);
-  return st;
+  if (kit_jit_call(j, m, mainf, args, mainf->nparams, r)) _exit(1);
+  finish(exit_status(mainf, r));
 }
 
 static char *default_out(const char *file, const char *ext) {

@@ -1,16 +1,25 @@
 /* cg/llvm/jit.c — the in-process ORC LLJIT: lowering CG modules into one
  * shared context, batching them into one LLVM module until code is needed,
- * symbol resolution (caller's resolver, then the process), constructor and
- * destructor runs, and calls through libffi with a CG signature. */
+ * symbol resolution (caller's resolver, our builtins, then the process;
+ * weak declarations nothing defines become null), constructor and destructor
+ * runs, and calls through libffi with a CG signature. */
 #include "llvm.h"
 
+#include <dlfcn.h>
 #include <ffi.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Orc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* a set of names (open addressing) */
+typedef struct NameSet {
+  char **slot;
+  unsigned n, cap;
+} NameSet;
 
 struct KitJit {
   LLVMOrcLLJITRef jit;
@@ -23,9 +32,8 @@ struct KitJit {
   LLVMModuleRef *pending;
   unsigned npending, pending_cap;
   bool pending_inline; /* something pending is alwaysinline */
-  /* names of the strong definitions of every module added (open addressing) */
-  char **defs;
-  unsigned ndefs, defs_cap;
+  NameSet defs;  /* the strong definitions of every module added */
+  NameSet provided; /* every external definition (strong or weak) of every module added */
   FILE *diag;          /* where the context's diagnostics go (link errors) */
   KitCgResolver resolve;
   void *user;
@@ -41,6 +49,38 @@ static void report(LLVMErrorRef e, FILE *err, const char *what) {
   LLVMDisposeErrorMessage(msg);
 }
 
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+/* LLJIT's generic platform defines atexit and __cxa_atexit itself, in the
+ * main JITDylib, to record handlers for LLJIT's deinitialize, which the C API
+ * never runs. So the JIT renames declarations of these to private names
+ * (see kit_jit_add) that resolve to the process's own. */
+#define ATEXIT_ALIAS "__kit_jit.atexit"
+#define CXA_ATEXIT_ALIAS "__kit_jit.__cxa_atexit"
+
+/* Symbols the JIT defines itself. glibc keeps atexit, at_quick_exit and
+ * pthread_atfork in libc_nonshared.a, where dlsym cannot see them: jitted
+ * code gets the copies linked into this program (registered with its
+ * __dso_handle, so the handlers run at exit; atexit through its renamed
+ * declaration). __kit_tls_get is the emulated TLS (jit_tls.c). */
+static void *builtin(const char *name) {
+  static const struct {
+    const char *name;
+    void *addr;
+  } tab[] = {
+      {ATEXIT_ALIAS, (void *)atexit},
+      {CXA_ATEXIT_ALIAS, (void *)__cxa_atexit},
+      {"at_quick_exit", (void *)at_quick_exit},
+      {"pthread_atfork", (void *)pthread_atfork},
+      {KIT_JIT_TLS_GET, (void *)kit_jit__tls_get},
+  };
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (!strcmp(name, tab[i].name)) return tab[i].addr;
+  return NULL;
+}
+
+/* Runs before the process's symbols are searched: the caller's resolver,
+ * then our builtins. */
 static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef g, void *ctx, LLVMOrcLookupStateRef *ls,
                              LLVMOrcLookupKind kind, LLVMOrcJITDylibRef jd, LLVMOrcJITDylibLookupFlags flags,
                              LLVMOrcCLookupSet set, size_t n) {
@@ -49,7 +89,9 @@ static LLVMErrorRef generate(LLVMOrcDefinitionGeneratorRef g, void *ctx, LLVMOrc
   LLVMOrcCSymbolMapPair *pairs = malloc((n ? n : 1) * sizeof *pairs);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    void *addr = j->resolve(j->user, LLVMOrcSymbolStringPoolEntryStr(set[i].Name));
+    const char *name = LLVMOrcSymbolStringPoolEntryStr(set[i].Name);
+    void *addr = j->resolve ? j->resolve(j->user, name) : NULL;
+    if (!addr) addr = builtin(name);
     if (!addr) continue;
     LLVMOrcRetainSymbolStringPoolEntry(set[i].Name);
     pairs[k].Name = set[i].Name;
@@ -75,11 +117,14 @@ static void on_diag(LLVMDiagnosticInfoRef di, void *ctx) {
 KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err) {
   kit_llvm__init();
   KitJit *j = calloc(1, sizeof *j);
-  j->opt_level = opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level;
+  int level = opt_level & ~KIT_JIT_FAST_CODEGEN;
+  j->opt_level = level < 0 ? 0 : level > 3 ? 3 : level;
   j->resolve = resolve;
   j->user = user;
   j->tm = kit_llvm__machine(KIT_TARGET_X86_64_LINUX, j->opt_level, false, true, err);
-  LLVMTargetMachineRef jtm = kit_llvm__machine(KIT_TARGET_X86_64_LINUX, j->opt_level, false, true, err);
+  /* the machine LLJIT generates code with */
+  int cg = opt_level & KIT_JIT_FAST_CODEGEN ? 0 : j->opt_level;
+  LLVMTargetMachineRef jtm = kit_llvm__machine(KIT_TARGET_X86_64_LINUX, cg, false, true, err);
   if (!j->tm || !jtm) {
     if (jtm) LLVMDisposeTargetMachine(jtm);
     kit_jit_free(j);
@@ -95,7 +140,7 @@ KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err)
     return NULL;
   }
   LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->jit);
-  if (resolve) LLVMOrcJITDylibAddGenerator(jd, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, j, NULL));
+  LLVMOrcJITDylibAddGenerator(jd, LLVMOrcCreateCustomCAPIDefinitionGenerator(generate, j, NULL));
   LLVMOrcDefinitionGeneratorRef proc;
   e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&proc, LLVMOrcLLJITGetGlobalPrefix(j->jit), NULL, NULL);
   if (e) {
@@ -117,8 +162,10 @@ void kit_jit_free(KitJit *j) {
   }
   for (unsigned i = 0; i < j->npending; i++) LLVMDisposeModule(j->pending[i]);
   free(j->pending);
-  for (unsigned i = 0; i < j->defs_cap; i++) free(j->defs[i]);
-  free(j->defs);
+  for (unsigned i = 0; i < j->defs.cap; i++) free(j->defs.slot[i]);
+  free(j->defs.slot);
+  for (unsigned i = 0; i < j->provided.cap; i++) free(j->provided.slot[i]);
+  free(j->provided.slot);
   if (j->tsc) LLVMOrcDisposeThreadSafeContext(j->tsc);
   if (j->tm) LLVMDisposeTargetMachine(j->tm);
   free(j->init);
@@ -153,42 +200,72 @@ static uint64_t hash_name(const char *s) {
   return h;
 }
 
-static char **def_slot(KitJit *j, const char *name) {
-  unsigned mask = j->defs_cap - 1, i = (unsigned)hash_name(name) & mask;
-  while (j->defs[i] && strcmp(j->defs[i], name)) i = (i + 1) & mask;
-  return &j->defs[i];
+static char **name_slot(const NameSet *s, const char *name) {
+  unsigned mask = s->cap - 1, i = (unsigned)hash_name(name) & mask;
+  while (s->slot[i] && strcmp(s->slot[i], name)) i = (i + 1) & mask;
+  return &s->slot[i];
 }
 
-static void def_add(KitJit *j, const char *name) {
-  if ((j->ndefs + 1) * 2 > j->defs_cap) {
-    char **old = j->defs;
-    unsigned oldcap = j->defs_cap;
-    j->defs_cap = oldcap ? oldcap * 2 : 256;
-    j->defs = calloc(j->defs_cap, sizeof *j->defs);
+static bool names_has(const NameSet *s, const char *name) { return s->cap && *name_slot(s, name); }
+
+static void names_add(NameSet *s, const char *name) {
+  if ((s->n + 1) * 2 > s->cap) {
+    char **old = s->slot;
+    unsigned oldcap = s->cap;
+    s->cap = oldcap ? oldcap * 2 : 256;
+    s->slot = calloc(s->cap, sizeof *s->slot);
     for (unsigned i = 0; i < oldcap; i++)
-      if (old[i]) *def_slot(j, old[i]) = old[i];
+      if (old[i]) *name_slot(s, old[i]) = old[i];
     free(old);
   }
-  char **slot = def_slot(j, name);
+  char **slot = name_slot(s, name);
   if (!*slot) {
     *slot = strdup(name);
-    j->ndefs++;
+    s->n++;
   }
 }
 
 static LLVMValueRef next_global(LLVMValueRef v, bool func) { return func ? LLVMGetNextFunction(v) : LLVMGetNextGlobal(v); }
 
-/* the first strong definition of mod already added, or NULL; record mod's */
+/* the first strong definition of mod already added, or NULL; record mod's
+ * definitions */
 static const char *clash(KitJit *j, LLVMModuleRef mod, bool record) {
   size_t n;
   for (int func = 0; func < 2; func++)
     for (LLVMValueRef v = func ? LLVMGetFirstFunction(mod) : LLVMGetFirstGlobal(mod); v; v = next_global(v, func)) {
-      if (!strong(v)) continue;
       const char *name = LLVMGetValueName2(v, &n);
-      if (record) def_add(j, name);
-      else if (j->defs_cap && *def_slot(j, name)) return name;
+      if (record && !LLVMIsDeclaration(v) && LLVMGetLinkage(v) != LLVMInternalLinkage &&
+          LLVMGetLinkage(v) != LLVMPrivateLinkage)
+        names_add(&j->provided, name);
+      if (!strong(v)) continue;
+      if (record) names_add(&j->defs, name);
+      else if (names_has(&j->defs, name)) return name;
     }
   return NULL;
+}
+
+/* A weak declaration that nothing defines is address 0, as a static link
+ * leaves it; LLJIT's linker would instead fail on the missing symbol (or
+ * refuse an absolute symbol at 0). So the JIT settles it when the module is
+ * added: defined by a module added before or by this one, by the caller's
+ * resolver, our builtins or the process, it stays a reference; otherwise its
+ * uses become null. A definition added later does not revive it. */
+static void settle_weak(KitJit *j, LLVMModuleRef mod) {
+  size_t n;
+  for (int func = 0; func < 2; func++) {
+    LLVMValueRef next;
+    for (LLVMValueRef v = func ? LLVMGetFirstFunction(mod) : LLVMGetFirstGlobal(mod); v; v = next) {
+      next = next_global(v, func);
+      if (!LLVMIsDeclaration(v) || LLVMGetLinkage(v) != LLVMExternalWeakLinkage) continue;
+      const char *name = LLVMGetValueName2(v, &n);
+      if (names_has(&j->provided, name) || (j->resolve && j->resolve(j->user, name)) || builtin(name) ||
+          dlsym(RTLD_DEFAULT, name))
+        continue;
+      LLVMReplaceAllUsesWith(v, LLVMConstNull(LLVMTypeOf(v)));
+      if (func) LLVMDeleteFunction(v);
+      else LLVMDeleteGlobal(v);
+    }
+  }
 }
 
 int kit_jit_add(KitJit *j, KitCgModule *m, FILE *err) {
@@ -207,6 +284,12 @@ int kit_jit_add(KitJit *j, KitCgModule *m, FILE *err) {
     return 1;
   }
   clash(j, mod, true);
+  settle_weak(j, mod);
+  static const char *const renames[][2] = {{"atexit", ATEXIT_ALIAS}, {"__cxa_atexit", CXA_ATEXIT_ALIAS}};
+  for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++) {
+    LLVMValueRef f = LLVMGetNamedFunction(mod, renames[i][0]);
+    if (f && LLVMIsDeclaration(f)) LLVMSetValueName2(f, renames[i][1], strlen(renames[i][1]));
+  }
   if (j->npending == j->pending_cap) {
     j->pending_cap = j->pending_cap ? 2 * j->pending_cap : 16;
     j->pending = realloc(j->pending, j->pending_cap * sizeof *j->pending);

@@ -22,6 +22,8 @@ typedef struct KitLower {
   bool f80_told;
   bool jit;
   LLVMValueRef *syms;    /* LLVM value of each CG symbol */
+  LLVMValueRef *tlsctl;  /* JIT: per CG symbol, the control object of a TLS global (else NULL) */
+  LLVMValueRef tls_get;  /* JIT: the declaration of __kit_tls_get, once used */
   LLVMTypeRef *ftypes;   /* LLVM function type of each CG function */
   LLVMTypeRef tys[KIT_CG_NTYPES];
   LLVMTypeRef i8, i32, i64, ptr, voidt;
@@ -34,6 +36,7 @@ typedef struct KitLower {
   LLVMValueRef fn;
   LLVMValueRef *vals, *aggs; /* per value id: the value; two-result calls: the struct */
   LLVMBasicBlockRef *blocks;
+  LLVMBasicBlockRef *ends;  /* per CG block: the LLVM block its terminator ends up in */
   LLVMValueRef *allocas;
   LLVMMetadataRef sp;       /* DISubprogram of f or NULL */
   uint32_t sp_file;         /* module string of sp's file */
@@ -44,8 +47,10 @@ typedef struct KitLower {
  * triple and data layout from tm. init_tag != NULL (the JIT): the module's
  * ctors and dtors are gathered into two external functions
  * "__kit_init.<tag>" / "__kit_fini.<tag>" instead of llvm.global_ctors.
- * jit: TLS globals become ordinary globals (LLJIT without a platform cannot
- * allocate TLS; the interpreter does the same for its one thread).
+ * jit: TLS is emulated (LLJIT without a platform cannot allocate TLS): a TLS
+ * global @x becomes an ordinary global holding the initial image, plus a
+ * control object "__kit_tls.x" = {i64 size, i64 align, ptr image, i64 key};
+ * its address is __kit_tls_get(&control), this thread's copy (jit_tls.c).
  * Returns NULL and writes messages on err on failure. */
 LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMachineRef tm, KitTarget target,
                               bool debug_info, const char *source_name, bool jit, const char *init_tag, FILE *err);
@@ -60,7 +65,15 @@ LLVMValueRef kit_llvm__intrinsic(KitLower *l, const char *name, LLVMTypeRef *tys
                                  unsigned nargs);
 LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str);
 void kit_llvm__param_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef v, bool call_site);
+void kit_llvm__site_attrs(KitLower *l, unsigned ret_attrs, const KitCgParam *pa, uint32_t n, LLVMValueRef call);
 LLVMAttributeRef kit_llvm__attr(LLVMContextRef ctx, const char *name);
+
+/* Emulated TLS for the JIT (jit_tls.c): this thread's copy of the TLS
+ * variable described by a control object; NULL for a NULL control (an
+ * undefined weak TLS declaration). */
+void *kit_jit__tls_get(void *control);
+#define KIT_JIT_TLS_GET "__kit_tls_get"
+#define KIT_JIT_TLS_PREFIX "__kit_tls."
 
 /* Targets (target.c). */
 void kit_llvm__init(void);

@@ -96,32 +96,45 @@ static const char *llvm_name(KitLower *l, KitCgSym s) {
   return sy->asm_name ? kit_cg_strget(l->m, sy->asm_name) : kit_cg_strget(l->m, sy->name);
 }
 
+/* The LLVM attributes of one parameter (index >= 1) or of the return value
+ * (index 0, where only zext/sext apply). */
+static void one_param_attrs(KitLower *l, const KitCgParam *p, unsigned a, unsigned index, LLVMValueRef v,
+                            bool call_site) {
+  LLVMContextRef c = l->ctx;
+  LLVMAttributeRef at[4];
+  unsigned n = 0;
+  if (a & KIT_CG_PA_ZEXT) at[n++] = kit_llvm__attr(c, "zeroext");
+  if (a & KIT_CG_PA_SEXT) at[n++] = kit_llvm__attr(c, "signext");
+  if (p && (a & (KIT_CG_PA_BYVAL | KIT_CG_PA_SRET))) {
+    LLVMTypeRef bytes = LLVMArrayType(l->i8, p->byval_size);
+    const char *k = (a & KIT_CG_PA_BYVAL) ? "byval" : "sret";
+    at[n++] = LLVMCreateTypeAttribute(c, LLVMGetEnumAttributeKindForName(k, strlen(k)), bytes);
+    if (p->byval_align)
+      at[n++] = LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5), p->byval_align);
+  }
+  for (unsigned k = 0; k < n; k++) {
+    if (call_site)
+      LLVMAddCallSiteAttribute(v, index, at[k]);
+    else
+      LLVMAddAttributeAtIndex(v, index, at[k]);
+  }
+}
+
 /* Parameter attributes live both on the function and on every call site
  * (LLVM requires byval/sret/zeroext to agree at both ends). */
 void kit_llvm__param_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef v, bool call_site) {
-  LLVMContextRef c = l->ctx;
   for (uint32_t i = 0; i < f->nparams + 1; i++) {
     unsigned a = i == 0 ? f->ret_attrs : f->params[i - 1].attrs;
-    if (!a) continue;
-    LLVMAttributeRef at[4];
-    unsigned n = 0;
-    if (a & KIT_CG_PA_ZEXT) at[n++] = kit_llvm__attr(c, "zeroext");
-    if (a & KIT_CG_PA_SEXT) at[n++] = kit_llvm__attr(c, "signext");
-    if (i > 0 && (a & (KIT_CG_PA_BYVAL | KIT_CG_PA_SRET))) {
-      const KitCgParam *p = &f->params[i - 1];
-      LLVMTypeRef bytes = LLVMArrayType(l->i8, p->byval_size);
-      const char *k = (a & KIT_CG_PA_BYVAL) ? "byval" : "sret";
-      at[n++] = LLVMCreateTypeAttribute(c, LLVMGetEnumAttributeKindForName(k, strlen(k)), bytes);
-      if (p->byval_align)
-        at[n++] = LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5), p->byval_align);
-    }
-    for (unsigned k = 0; k < n; k++) {
-      if (call_site)
-        LLVMAddCallSiteAttribute(v, i, at[k]);
-      else
-        LLVMAddAttributeAtIndex(v, i, at[k]);
-    }
+    if (a) one_param_attrs(l, i ? &f->params[i - 1] : NULL, a, i, v, call_site);
   }
+}
+
+/* A call site's own argument attributes (KitCgInst.argattrs), for calls whose
+ * callee declaration cannot say: indirect and unprototyped calls. */
+void kit_llvm__site_attrs(KitLower *l, unsigned ret_attrs, const KitCgParam *pa, uint32_t n, LLVMValueRef call) {
+  if (ret_attrs) one_param_attrs(l, NULL, ret_attrs, 0, call, true);
+  for (uint32_t i = 0; i < n; i++)
+    if (pa[i].attrs) one_param_attrs(l, &pa[i], pa[i].attrs, i + 1, call, true);
 }
 
 static void func_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef fn) {
@@ -189,9 +202,27 @@ static LLVMValueRef global_init(KitLower *l, KitCgGlobal *g) {
   return init;
 }
 
+/* JIT: the emulated-TLS control object of a TLS global, with the global's
+ * linkage (common becomes weak: a common symbol cannot have an initializer). */
+static void define_tls_control(KitLower *l, KitCgGlobal *g) {
+  const KitCgSymbol *sy = &l->m->syms[g->sym];
+  LLVMValueRef c = l->tlsctl[g->sym];
+  LLVMSetVisibility(c, visibility_of(sy));
+  if (!sy->defined) {
+    if (sy->linkage == KIT_CG_LINK_WEAK) LLVMSetLinkage(c, LLVMExternalWeakLinkage);
+    return;
+  }
+  LLVMSetLinkage(c, sy->linkage == KIT_CG_LINK_COMMON ? LLVMWeakAnyLinkage : linkage_of(sy));
+  LLVMSetAlignment(c, 8);
+  LLVMValueRef f[4] = {LLVMConstInt(l->i64, g->size, 0), LLVMConstInt(l->i64, g->align ? g->align : 1, 0),
+                       l->syms[g->sym], LLVMConstInt(l->i64, 0, 0)};
+  LLVMSetInitializer(c, LLVMConstNamedStruct(LLVMGlobalGetValueType(c), f, 4));
+}
+
 static void define_global(KitLower *l, KitCgGlobal *g) {
   const KitCgSymbol *sy = &l->m->syms[g->sym];
   LLVMValueRef gv = l->syms[g->sym];
+  if (l->tlsctl[g->sym]) define_tls_control(l, g);
   if (g->section) LLVMSetSection(gv, kit_cg_strget(l->m, g->section));
   if (g->is_tls && !l->jit) LLVMSetThreadLocal(gv, 1);
   LLVMSetVisibility(gv, visibility_of(sy));
@@ -214,6 +245,16 @@ static void create_global(KitLower *l, KitCgGlobal *g) {
   const KitCgSymbol *sy = &l->m->syms[g->sym];
   LLVMTypeRef ty = sy->defined ? LLVMArrayType(l->i8, g->size) : l->i8;
   l->syms[g->sym] = LLVMAddGlobal(l->mod, ty, llvm_name(l, g->sym));
+  if (l->jit && g->is_tls) {
+    LLVMTypeRef f[4] = {l->i64, l->i64, l->ptr, l->i64};
+    LLVMTypeRef ct = LLVMStructTypeInContext(l->ctx, f, 4, 0);
+    const char *base = llvm_name(l, g->sym);
+    char *name = malloc(strlen(KIT_JIT_TLS_PREFIX) + strlen(base) + 1);
+    strcpy(name, KIT_JIT_TLS_PREFIX);
+    strcat(name, base);
+    l->tlsctl[g->sym] = LLVMAddGlobal(l->mod, ct, name);
+    free(name);
+  }
 }
 
 static void finish_globals(KitLower *l) {
@@ -413,6 +454,7 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
   init_types(l);
   l->b = LLVMCreateBuilderInContext(ctx);
   l->syms = calloc(m->nsyms + 1, sizeof *l->syms);
+  l->tlsctl = calloc(m->nsyms + 1, sizeof *l->tlsctl);
   l->ftypes = calloc(m->nfuncs + 1, sizeof *l->ftypes);
   if (target == KIT_TARGET_RISCV64_LINUX)
     LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorError, "target-abi", 10, LLVMMDStringInContext2(ctx, "lp64d", 5));
@@ -440,6 +482,7 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
   }
   LLVMDisposeBuilder(l->b);
   free(l->syms);
+  free(l->tlsctl);
   free(l->ftypes);
   free(l->difiles);
   if (!l->nerrs) {

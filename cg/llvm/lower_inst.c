@@ -190,6 +190,102 @@ static unsigned atomic_align(const KitCgInst *in, KitCgType t) {
   return in->imm ? (unsigned)in->imm : kit_cg_type_size(t);
 }
 
+/* Atomics on i1: LLVM only has byte-sized atomic accesses, so they act on
+ * the i8 that holds the i1 (0 or 1, as a plain i1 store leaves it). Every
+ * rmw keeps that byte 0 or 1: add/sub are xor modulo 2, umax/smin are or,
+ * umin/smax are and (i1 1 is -1 signed), and nand, which has no such
+ * equivalent, is a compare-exchange loop. */
+static LLVMValueRef atomic_i1(KitLower *l, const KitCgInst *in) {
+  LLVMBuilderRef b = l->b;
+  LLVMTypeRef i1 = l->tys[KIT_CG_I1];
+  LLVMValueRef p = val(l, in->args[in->op == KIT_CG_OP_ASTORE ? 1 : 0]);
+  unsigned align = in->imm ? (unsigned)in->imm : 1;
+  switch (in->op) {
+  case KIT_CG_OP_ALOAD: {
+    LLVMValueRef v = LLVMBuildLoad2(b, l->i8, p, "");
+    LLVMSetOrdering(v, load_order(in->pred));
+    LLVMSetAlignment(v, align);
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(v, 1);
+    return LLVMBuildTrunc(b, v, i1, "");
+  }
+  case KIT_CG_OP_ASTORE: {
+    LLVMValueRef s = LLVMBuildStore(b, LLVMBuildZExt(b, val(l, in->args[0]), l->i8, ""), p);
+    LLVMSetOrdering(s, store_order(in->pred));
+    LLVMSetAlignment(s, align);
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(s, 1);
+    return NULL;
+  }
+  case KIT_CG_OP_ACMPXCHG: {
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(b, p, LLVMBuildZExt(b, val(l, in->args[1]), l->i8, ""),
+                                            LLVMBuildZExt(b, val(l, in->args[2]), l->i8, ""), order(in->pred),
+                                            load_order(in->pred), 0);
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(x, 1);
+    return LLVMBuildTrunc(b, LLVMBuildExtractValue(b, x, 0, ""), i1, "");
+  }
+  default: break;
+  }
+  LLVMValueRef v = LLVMBuildZExt(b, val(l, in->args[1]), l->i8, "");
+  LLVMAtomicRMWBinOp op;
+  switch (in->aux) {
+  case KIT_CG_RMW_ADD: case KIT_CG_RMW_SUB: op = LLVMAtomicRMWBinOpXor; break;
+  case KIT_CG_RMW_UMAX: case KIT_CG_RMW_SMIN: op = LLVMAtomicRMWBinOpOr; break;
+  case KIT_CG_RMW_UMIN: case KIT_CG_RMW_SMAX: op = LLVMAtomicRMWBinOpAnd; break;
+  case KIT_CG_RMW_NAND: {
+    /* old = load; do { new = !(old & v) } while (!cmpxchg(p, old, new)) */
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "");
+    LLVMValueRef first = LLVMBuildLoad2(b, l->i8, p, "");
+    LLVMSetOrdering(first, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(first, align);
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef old = LLVMBuildPhi(b, l->i8, "");
+    LLVMValueRef nv = LLVMBuildXor(b, LLVMBuildAnd(b, old, v, ""), LLVMConstInt(l->i8, 1, 0), "");
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(b, p, old, nv, order(in->pred), load_order(in->pred), 0);
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(x, 1);
+    LLVMValueRef seen = LLVMBuildExtractValue(b, x, 0, "");
+    LLVMBuildCondBr(b, LLVMBuildExtractValue(b, x, 1, ""), done, loop);
+    LLVMAddIncoming(old, &first, &entry, 1);
+    LLVMAddIncoming(old, &seen, &loop, 1);
+    LLVMPositionBuilderAtEnd(b, done);
+    return LLVMBuildTrunc(b, seen, i1, "");
+  }
+  default: op = rmw_op(in->aux); break; /* xchg and or xor keep 0/1 */
+  }
+  LLVMValueRef r = LLVMBuildAtomicRMW(b, op, p, v, order(in->pred), 0);
+  if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(r, 1);
+  return LLVMBuildTrunc(b, r, i1, "");
+}
+
+/* Atomics on byte-sized types (i1 is atomic_i1's). */
+static LLVMValueRef atomic(KitLower *l, const KitCgInst *in) {
+  LLVMBuilderRef b = l->b;
+  LLVMValueRef r = NULL;
+  switch (in->op) {
+  case KIT_CG_OP_ALOAD:
+    r = LLVMBuildLoad2(b, kit_llvm__type(l, in->type), val(l, in->args[0]), "");
+    LLVMSetOrdering(r, load_order(in->pred));
+    LLVMSetAlignment(r, atomic_align(in, in->type));
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(r, 1);
+    return r;
+  case KIT_CG_OP_ASTORE: {
+    LLVMValueRef s = LLVMBuildStore(b, val(l, in->args[0]), val(l, in->args[1]));
+    LLVMSetOrdering(s, store_order(in->pred));
+    LLVMSetAlignment(s, atomic_align(in, kit_cg_val_type(l->f, in->args[0])));
+    if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(s, 1);
+    return NULL;
+  }
+  case KIT_CG_OP_ARMW:
+    return LLVMBuildAtomicRMW(b, rmw_op(in->aux), val(l, in->args[0]), val(l, in->args[1]), order(in->pred), 0);
+  default: {
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(b, val(l, in->args[0]), val(l, in->args[1]), val(l, in->args[2]),
+                                            order(in->pred), load_order(in->pred), 0);
+    return LLVMBuildExtractValue(b, x, 0, "");
+  }
+  }
+}
+
 static LLVMValueRef memop(KitLower *l, const KitCgInst *in) {
   LLVMValueRef len = val(l, in->args[2]);
   if (LLVMTypeOf(len) != l->i64) len = LLVMBuildZExt(l->b, len, l->i64, "");
@@ -219,6 +315,58 @@ static LLVMValueRef vaarg_f80(KitLower *l, LLVMValueRef ap) {
   LLVMValueRef sixteen = LLVMConstInt(l->i64, 16, 0);
   LLVMBuildStore(b, LLVMBuildGEP2(b, l->i8, p, &sixteen, 1, ""), slot);
   return v;
+}
+
+/* x86-64 va_arg of everything else, by hand per SysV too: LLVM's va_arg
+ * instruction gets i128 wrong once the registers run out (it must take two
+ * GPRs while 16 bytes of gp area are left, else a 16-aligned overflow slot).
+ * Branch-free: both addresses are computed and one is selected.
+ * va_list = {i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area}. */
+static LLVMValueRef vaarg_x86(KitLower *l, LLVMValueRef ap, KitCgType t) {
+  if (t == KIT_CG_F80) return vaarg_f80(l, ap);
+  LLVMBuilderRef b = l->b;
+  bool fp = kit_cg_type_is_float(t);
+  unsigned size = t == KIT_CG_I128 ? 16 : 8; /* bytes it takes in either area */
+  unsigned step = fp ? 16 : size, limit = fp ? 176 : 48;
+  LLVMValueRef offs[3] = {LLVMConstInt(l->i64, fp ? 4 : 0, 0), LLVMConstInt(l->i64, 8, 0), LLVMConstInt(l->i64, 16, 0)};
+  LLVMValueRef offp = LLVMBuildGEP2(b, l->i8, ap, &offs[0], 1, "");
+  LLVMValueRef off = LLVMBuildLoad2(b, l->i32, offp, "");
+  LLVMValueRef in_regs = LLVMBuildICmp(b, LLVMIntULE, off, LLVMConstInt(l->i32, limit - step, 0), "");
+  LLVMValueRef rsa = LLVMBuildLoad2(b, l->ptr, LLVMBuildGEP2(b, l->i8, ap, &offs[2], 1, ""), "");
+  LLVMValueRef off64 = LLVMBuildZExt(b, off, l->i64, "");
+  LLVMValueRef reg = LLVMBuildGEP2(b, l->i8, rsa, &off64, 1, "");
+  LLVMValueRef ovp = LLVMBuildGEP2(b, l->i8, ap, &offs[1], 1, "");
+  LLVMValueRef ov = LLVMBuildLoad2(b, l->ptr, ovp, "");
+  LLVMValueRef slot = ov;
+  if (size == 16) {
+    LLVMValueRef a = LLVMBuildPtrToInt(b, ov, l->i64, "");
+    a = LLVMBuildAnd(b, LLVMBuildAdd(b, a, LLVMConstInt(l->i64, 15, 0), ""), LLVMConstInt(l->i64, ~15ull, 0), "");
+    slot = LLVMBuildIntToPtr(b, a, l->ptr, "");
+  }
+  LLVMValueRef v = LLVMBuildLoad2(b, kit_llvm__type(l, t), LLVMBuildSelect(b, in_regs, reg, slot, ""), "");
+  LLVMSetAlignment(v, kit_cg_type_size(t) < 8 ? kit_cg_type_size(t) : 8);
+  LLVMBuildStore(b, LLVMBuildSelect(b, in_regs, LLVMBuildAdd(b, off, LLVMConstInt(l->i32, step, 0), ""), off, ""),
+                 offp);
+  LLVMValueRef sz = LLVMConstInt(l->i64, size, 0);
+  LLVMBuildStore(b, LLVMBuildSelect(b, in_regs, ov, LLVMBuildGEP2(b, l->i8, slot, &sz, 1, ""), ""), ovp);
+  return v;
+}
+
+/* JIT: the address of a TLS global (also through aliases) is this thread's
+ * copy, from __kit_tls_get(&control); anything else stays r. */
+static LLVMValueRef tls_addr(KitLower *l, KitCgSym s, LLVMValueRef r) {
+  const KitCgModule *m = l->m;
+  for (uint32_t hops = 0; m->syms[s].kind == KIT_CG_SYM_ALIAS && m->syms[s].index < m->nsyms && hops < m->nsyms; hops++)
+    s = m->syms[s].index;
+  if (!l->tlsctl[s]) return r;
+  LLVMTypeRef fty = LLVMFunctionType(l->ptr, &l->ptr, 1, 0);
+  if (!l->tls_get) {
+    l->tls_get = LLVMGetNamedFunction(l->mod, KIT_JIT_TLS_GET);
+    if (!l->tls_get) l->tls_get = LLVMAddFunction(l->mod, KIT_JIT_TLS_GET, fty);
+    LLVMAddAttributeAtIndex(l->tls_get, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, "nounwind"));
+  }
+  LLVMValueRef ctl = l->tlsctl[s];
+  return LLVMBuildCall2(l->b, fty, l->tls_get, &ctl, 1, "");
 }
 
 static LLVMTypeRef site_type(KitLower *l, const KitCgInst *in, uint32_t first) {
@@ -268,7 +416,10 @@ static LLVMValueRef call(KitLower *l, const KitCgInst *in) {
   for (uint32_t i = 0; i < n; i++) args[i] = val(l, in->args[first + i]);
   LLVMValueRef c = LLVMBuildCall2(l->b, fty, target, args, n, "");
   free(args);
-  if (callee) kit_llvm__param_attrs(l, callee, c, true);
+  if (in->argattrs)
+    kit_llvm__site_attrs(l, callee ? callee->ret_attrs : 0, in->argattrs, n, c);
+  else if (callee)
+    kit_llvm__param_attrs(l, callee, c, true);
   if (in->flags & KIT_CG_F_TAIL) LLVMSetTailCall(c, 1);
   if (in->flags & KIT_CG_F_COLD) LLVMAddCallSiteAttribute(c, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, "cold"));
   if (in->flags & KIT_CG_F_NOMERGE)
@@ -331,6 +482,7 @@ static int ptr_operand(KitCgOp op) {
   case KIT_CG_OP_LOAD: case KIT_CG_OP_PTRADD: case KIT_CG_OP_MEMSET: case KIT_CG_OP_ALOAD: case KIT_CG_OP_ARMW:
   case KIT_CG_OP_ACMPXCHG: case KIT_CG_OP_VASTART: case KIT_CG_OP_VAEND: case KIT_CG_OP_VAARG: case KIT_CG_OP_CALLI:
     return 0;
+  case KIT_CG_OP_STACKRESTORE: return 0;
   case KIT_CG_OP_STORE: case KIT_CG_OP_ASTORE: return 1;
   case KIT_CG_OP_MEMCPY: case KIT_CG_OP_MEMMOVE: case KIT_CG_OP_VACOPY: return 2;
   default: return -1;
@@ -364,6 +516,7 @@ static bool operands_ok(KitLower *l, const KitCgInst *in) {
   else if (in->op == KIT_CG_OP_SELECT && TY(1) != TY(2)) why = "operand types differ";
   else if (in->op == KIT_CG_OP_PTRADD && !kit_cg_type_is_int(TY(1))) why = "offset is not an integer";
   else if (in->op == KIT_CG_OP_MEMSET && !kit_cg_type_is_int(TY(1))) why = "fill value is not an integer";
+  else if (in->op == KIT_CG_OP_ALLOCA && !kit_cg_type_is_int(TY(0))) why = "size is not an integer";
   else if ((in->op == KIT_CG_OP_MEMCPY || in->op == KIT_CG_OP_MEMMOVE || in->op == KIT_CG_OP_MEMSET) &&
            !kit_cg_type_is_int(TY(2)))
     why = "length is not an integer";
@@ -411,9 +564,10 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
         return;
       }
       r = l->syms[in->aux];
+      if (l->jit) r = tls_addr(l, in->aux, r);
       if (in->imm) {
         LLVMValueRef off = LLVMConstInt(l->i64, in->imm, 1);
-        r = LLVMConstGEP2(l->i8, r, &off, 1);
+        r = LLVMBuildGEP2(b, l->i8, r, &off, 1, ""); /* folds to a constant unless r is a TLS call */
       }
       break;
     case KIT_CG_OP_STACKADDR:
@@ -458,6 +612,19 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       break;
     }
     case KIT_CG_OP_MEMCPY: case KIT_CG_OP_MEMMOVE: case KIT_CG_OP_MEMSET: memop(l, in); break;
+    case KIT_CG_OP_ALLOCA: {
+      LLVMValueRef n = val(l, in->args[0]);
+      if (LLVMTypeOf(n) != l->i64) n = LLVMBuildZExt(b, n, l->i64, "");
+      r = LLVMBuildArrayAlloca(b, l->i8, n, "");
+      LLVMSetAlignment(r, in->imm ? (unsigned)in->imm : 16); /* 16: what C's alloca guarantees */
+      break;
+    }
+    case KIT_CG_OP_STACKSAVE: r = kit_llvm__intrinsic(l, "llvm.stacksave", NULL, 0, NULL, 0); break;
+    case KIT_CG_OP_STACKRESTORE: {
+      LLVMValueRef p = val(l, in->args[0]);
+      kit_llvm__intrinsic(l, "llvm.stackrestore", NULL, 0, &p, 1);
+      break;
+    }
     case KIT_CG_OP_LIFETIME_START:
     case KIT_CG_OP_LIFETIME_END: {
       if (in->aux >= f->nstack) break;
@@ -466,30 +633,13 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
                           1, a, 2);
       break;
     }
-    case KIT_CG_OP_ALOAD:
-      r = LLVMBuildLoad2(b, kit_llvm__type(l, in->type), val(l, in->args[0]), "");
-      LLVMSetOrdering(r, load_order(in->pred));
-      LLVMSetAlignment(r, atomic_align(in, in->type));
-      if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(r, 1);
+    case KIT_CG_OP_ALOAD: case KIT_CG_OP_ASTORE: case KIT_CG_OP_ARMW: case KIT_CG_OP_ACMPXCHG:
+      if ((in->op == KIT_CG_OP_ASTORE ? kit_cg_val_type(f, in->args[0]) : (KitCgType)in->type) != KIT_CG_I1) {
+        r = atomic(l, in);
+        break;
+      }
+      r = atomic_i1(l, in);
       break;
-    case KIT_CG_OP_ASTORE: {
-      LLVMValueRef s = LLVMBuildStore(b, val(l, in->args[0]), val(l, in->args[1]));
-      LLVMSetOrdering(s, store_order(in->pred));
-      LLVMSetAlignment(s, atomic_align(in, kit_cg_val_type(f, in->args[0])));
-      if (in->flags & KIT_CG_F_VOLATILE) LLVMSetVolatile(s, 1);
-      break;
-    }
-    case KIT_CG_OP_ARMW:
-      r = LLVMBuildAtomicRMW(b, rmw_op(in->aux), val(l, in->args[0]), val(l, in->args[1]), order(in->pred), 0);
-      break;
-    case KIT_CG_OP_ACMPXCHG: {
-      LLVMAtomicOrdering ok = order(in->pred);
-      LLVMAtomicOrdering fail = load_order(in->pred);
-      LLVMValueRef x = LLVMBuildAtomicCmpXchg(b, val(l, in->args[0]), val(l, in->args[1]), val(l, in->args[2]), ok,
-                                              fail, 0);
-      r = LLVMBuildExtractValue(b, x, 0, "");
-      break;
-    }
     case KIT_CG_OP_FENCE:
       if (in->pred != KIT_CG_RELAXED) LLVMBuildFence(b, order(in->pred), 0, "");
       break;
@@ -520,8 +670,8 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       break;
     }
     case KIT_CG_OP_VAARG:
-      if (in->type == KIT_CG_F80 && l->target == KIT_TARGET_X86_64_LINUX)
-        r = vaarg_f80(l, val(l, in->args[0]));
+      if (l->target == KIT_TARGET_X86_64_LINUX)
+        r = vaarg_x86(l, val(l, in->args[0]), (KitCgType)in->type);
       else
         r = LLVMBuildVAArg(b, val(l, in->args[0]), kit_llvm__type(l, in->type), "");
       break;
@@ -608,6 +758,15 @@ static uint32_t *block_order(const KitCgFunc *f) {
   return order;
 }
 
+/* how many CFG edges lead from block `from` to block `to` */
+static unsigned edges_between(const KitCgFunc *f, KitCgBlkId from, KitCgBlkId to) {
+  const KitCgBlkId *succ;
+  uint32_t ns = kit_cg_block_succs(f, from, &succ);
+  unsigned n = 0;
+  for (uint32_t i = 0; i < ns; i++) n += succ[i] == to;
+  return n;
+}
+
 int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
   int errs0 = l->nerrs;
   l->f = f;
@@ -615,6 +774,7 @@ int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
   l->vals = calloc(f->nvals + 1, sizeof *l->vals);
   l->aggs = calloc(f->nvals + 1, sizeof *l->aggs);
   l->blocks = malloc(f->nblocks * sizeof *l->blocks);
+  l->ends = malloc(f->nblocks * sizeof *l->ends);
   l->allocas = calloc(f->nstack + 1, sizeof *l->allocas);
   l->scopes = l->sp ? calloc(l->m->nstrs, sizeof *l->scopes) : NULL;
   for (uint32_t i = 0; i < f->nparams && i + 1 < f->nvals; i++) l->vals[i + 1] = LLVMGetParam(fn, i);
@@ -641,6 +801,9 @@ int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
       kit_llvm__error(l, "@%s: block b%u does not end with a terminator", kit_cg_func_name(l->m, f), order[k]);
       LLVMBuildUnreachable(l->b);
     }
+    /* an op lowered to a loop (i1 atomic nand) splits its block: phis of the
+     * successors must name the part that branches to them */
+    l->ends[order[k]] = LLVMGetInsertBlock(l->b);
   }
   free(order);
   for (uint32_t bi = 0; bi < f->nblocks; bi++) {
@@ -650,18 +813,26 @@ int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
       if (in->op != KIT_CG_OP_PHI || !in->id) continue;
       for (uint32_t k = 0; k < in->nargs && k < in->nblks; k++) {
         LLVMValueRef v = val(l, in->args[k]);
-        LLVMBasicBlockRef from = blk(l, in->blks[k]);
-        LLVMAddIncoming(l->vals[in->id], &v, &from, 1);
+        if (in->blks[k] >= f->nblocks) {
+          blk(l, in->blks[k]); /* reports it */
+          continue;
+        }
+        LLVMBasicBlockRef from = l->ends[in->blks[k]];
+        /* CG lists a predecessor once; LLVM wants one entry per CFG edge
+         * (condbr with both targets equal, switch cases sharing a target) */
+        unsigned edges = edges_between(f, in->blks[k], bi);
+        for (unsigned e = 0; e < (edges ? edges : 1); e++) LLVMAddIncoming(l->vals[in->id], &v, &from, 1);
       }
     }
   }
   free(l->vals);
   free(l->aggs);
   free(l->blocks);
+  free(l->ends);
   free(l->allocas);
   free(l->scopes);
   l->vals = l->aggs = l->allocas = NULL;
-  l->blocks = NULL;
+  l->blocks = l->ends = NULL;
   l->scopes = NULL;
   return l->nerrs - errs0;
 }

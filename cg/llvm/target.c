@@ -50,7 +50,9 @@ LLVMTargetMachineRef kit_llvm__machine(KitTarget t, int opt_level, bool pic, boo
   } else {
     triple = "x86_64-pc-linux-gnu";
     cpu = "x86-64";
-    features = "";
+    /* cmpxchg16b, so 16-byte atomics are inline code instead of __sync_*_16
+     * libcalls nobody provides: every x86-64 CPU kit supports has it */
+    features = "+cx16";
   }
   LLVMTargetRef target;
   char *msg = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <math.h>
+#include <pthread.h>
 
 #include "kit/cg_exec.h"
 
@@ -418,7 +419,7 @@ static void test_globals_relocs(void **st) {
   KitCgGlobal *hd = kit_cg_global_declare(M, "host_data");                      /* via the resolver */
   r = kit_cg_binop(&B, KIT_CG_OP_ADD, r, kit_cg_load(&B, KIT_CG_I64, kit_cg_symaddr(&B, hd->sym, 0), 8, KIT_CG_PROGRAM));
   kit_cg_ret(&B, r);
-  /* a TLS counter: the JIT makes it an ordinary global (one thread) */
+  /* a TLS counter (emulated TLS: this thread's copy, made from the image) */
   KitCgGlobal *tls = kit_cg_global_new(M, "tls_counter", 8, 8);
   tls->is_tls = true;
   uint64_t five = 5;
@@ -444,6 +445,116 @@ static void test_globals_relocs(void **st) {
   assert_non_null(s);
   assert_string_equal(s, "hello");
   kit_jit_free(j);
+}
+
+typedef int64_t (*BumpFn)(void);
+static void *bump_thread(void *fn) {
+  BumpFn bump = (BumpFn)(uintptr_t)fn;
+  int64_t a = bump(), b = bump();
+  return (void *)(uintptr_t)(a * 100 + b);
+}
+
+/* Emulated TLS: a TLS global defined by one module and used through an
+ * extern TLS declaration by another is per thread; a weak declaration nothing
+ * defines is null; the fast code generator option compiles and runs. */
+static void test_tls_weak_fastcg(void **st) {
+  (void)st;
+  KitCgGlobal *tv = kit_cg_global_new(M, "tv", 8, 8);
+  tv->is_tls = true;
+  uint64_t five = 5;
+  kit_cg_global_set_init(M, tv, &five, 8);
+  begin("tv_addr", KIT_CG_PTR, NULL, 0);
+  kit_cg_ret(&B, kit_cg_symaddr(&B, tv->sym, 0));
+  KitCgFunc *nope = kit_cg_func_declare(M, "kit_test_no_such_function", KIT_CG_I32, NULL, 0, false);
+  kit_cg_func_set_linkage(M, nope, KIT_CG_LINK_WEAK);
+  KitCgFunc *isnull = begin("nope_is_null", KIT_CG_I64, NULL, 0);
+  KitCgVal c = kit_cg_cmp(&B, KIT_CG_EQ, kit_cg_symaddr(&B, nope->sym, 0),
+                          kit_cg_conv(&B, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(&B, KIT_CG_I64, 0)));
+  kit_cg_ret(&B, kit_cg_conv(&B, KIT_CG_OP_ZEXT, KIT_CG_I64, c));
+
+  KitCgModule *m2 = kit_cg_module_new("user");
+  KitCgGlobal *ext = kit_cg_global_declare(m2, "tv");
+  ext->is_tls = true;
+  KitCgFunc *bump = kit_cg_func_declare(m2, "tv_bump", KIT_CG_I64, NULL, 0, false);
+  KitCgBuilder b2;
+  kit_cg_builder_init(&b2, m2, bump);
+  kit_cg_builder_at(&b2, kit_cg_block_new(m2, bump));
+  KitCgVal p = kit_cg_symaddr(&b2, ext->sym, 0);
+  KitCgVal nv = kit_cg_binop(&b2, KIT_CG_OP_ADD, kit_cg_load(&b2, KIT_CG_I64, p, 8, KIT_CG_PROGRAM),
+                             kit_cg_iconst(&b2, KIT_CG_I64, 1));
+  kit_cg_store(&b2, nv, p, 8, KIT_CG_PROGRAM);
+  kit_cg_ret(&b2, nv);
+
+  for (int fast = 0; fast < 2; fast++) {
+    KitJit *j = kit_jit_new(fast ? 2 | KIT_JIT_FAST_CODEGEN : 0, NULL, NULL, stderr);
+    assert_non_null(j);
+    assert_int_equal(kit_jit_add(j, M, stderr), 0);
+    assert_int_equal(kit_jit_add(j, m2, stderr), 0);
+    BumpFn bumpf = (BumpFn)(uintptr_t)kit_jit_lookup(j, "tv_bump");
+    void *(*addr)(void) = (void *(*)(void))(uintptr_t)kit_jit_lookup(j, "tv_addr");
+    assert_non_null(bumpf);
+    assert_non_null(addr);
+    assert_int_equal(bumpf(), 6);
+    assert_int_equal(bumpf(), 7);
+    pthread_t t;
+    void *res;
+    assert_int_equal(pthread_create(&t, NULL, bump_thread, (void *)(uintptr_t)bumpf), 0);
+    assert_int_equal(pthread_join(t, &res), 0);
+    assert_int_equal((uintptr_t)res, 607); /* the thread's own copy starts at 5 */
+    assert_int_equal(bumpf(), 8);
+    assert_int_equal(*(int64_t *)addr(), 8);
+    assert_int_equal(*(int64_t *)kit_jit_lookup(j, "tv"), 5); /* the image stays as it was */
+    KitCgScalar ret[2];
+    assert_int_equal(kit_jit_call(j, M, isnull, NULL, 0, ret), 0);
+    assert_int_equal(ret[0].i, 1);
+    kit_jit_free(j);
+  }
+  kit_cg_module_free(m2);
+}
+
+typedef struct S3 { long a, b, c; } S3;
+static S3 host_combine(S3 x, long k, signed char t, S3 y) {
+  return (S3){x.a * k + y.a, x.b + y.b * t, x.c - y.c};
+}
+
+/* Call-site ABI attributes (argattrs) on an indirect call from jitted code to
+ * a function the C compiler built (no declaration to take them from): an
+ * sret return, two byval structs, a signext i8; the result must equal the
+ * direct C call's. */
+static void test_indirect_call_argattrs(void **st) {
+  (void)st;
+  static const char text[] =
+      "module \"aa\"\n"
+      "func @apply(ptr, i64) -> i64 {\n"
+      "  stack $0 size 24 align 8\n  stack $1 size 24 align 8\n  stack $2 size 24 align 8\n"
+      "b0:\n"
+      "  %3 = stackaddr $0\n  %4 = stackaddr $1\n  %5 = stackaddr $2\n"
+      "  %6 = const i64 8\n  %7 = const i64 16\n  %8 = const i8 -3\n"
+      "  store i64 %2, %4\n  %9 = ptradd %4, %6\n  %10 = const i64 20\n  store i64 %10, %9\n"
+      "  %11 = ptradd %4, %7\n  %12 = const i64 300\n  store i64 %12, %11\n"
+      "  %13 = const i64 -4\n  store i64 %13, %5\n  %14 = ptradd %5, %6\n  %15 = const i64 50\n"
+      "  store i64 %15, %14\n  %16 = ptradd %5, %7\n  %17 = const i64 600\n  store i64 %17, %16\n"
+      "  calli void %1(%3 sret, %4 byval(24, 8), %2, %8 signext, %5 byval(24, 8))\n"
+      "  %18 = load i64 %3\n  %19 = ptradd %3, %6\n  %20 = load i64 %19\n  %21 = ptradd %3, %7\n"
+      "  %22 = load i64 %21\n  %23 = const i64 1000000\n  %24 = mul i64 %18, %23\n"
+      "  %25 = const i64 1000\n  %26 = mul i64 %20, %25\n  %27 = add i64 %24, %26\n  %28 = add i64 %27, %22\n"
+      "  ret %28\n"
+      "}\n";
+  KitCgModule *m = kit_cg_parse(text, sizeof text - 1, "aa", stderr);
+  assert_non_null(m);
+  assert_int_equal(kit_cg_verify(m, stderr), 0);
+  S3 r = host_combine((S3){7, 20, 300}, 7, -3, (S3){-4, 50, 600});
+  long want = r.a * 1000000 + r.b * 1000 + r.c;
+  for (int opt = 0; opt <= 2; opt += 2) {
+    KitJit *j = kit_jit_new(opt, NULL, NULL, stderr);
+    assert_int_equal(kit_jit_add(j, m, stderr), 0);
+    long (*apply)(S3 (*)(S3, long, signed char, S3), long) =
+        (long (*)(S3 (*)(S3, long, signed char, S3), long))(uintptr_t)kit_jit_lookup(j, "apply");
+    assert_non_null(apply);
+    assert_int_equal(apply(host_combine, 7), want);
+    kit_jit_free(j);
+  }
+  kit_cg_module_free(m);
 }
 
 static int ctor_log[4], nlog;
@@ -734,6 +845,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_misc_ops, setup, teardown),
       cmocka_unit_test_setup_teardown(test_many_pending_modules, setup, teardown),
       cmocka_unit_test_setup_teardown(test_print_ir, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_tls_weak_fastcg, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_indirect_call_argattrs, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
