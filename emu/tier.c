@@ -105,7 +105,7 @@ KitEmuTierState *kit_tier_new(KitEmu *emu) {
   pthread_cond_init(&t->cv, NULL);
 #ifdef KIT_EMU_HAVE_JIT
   if (emu->opt.tier != KIT_EMU_TIER_INTERP) {
-    t->jit = kit_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : 1, kit_emu_resolve, emu, emu->log);
+    t->jit = kit_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : (1 | KIT_JIT_FAST_CODEGEN), kit_emu_resolve, emu, emu->log);
     if (!t->jit) t->jit_failed = true;
     /* single-step and tier 1 compile synchronously: their point is determinism */
     if (t->jit && emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step)
