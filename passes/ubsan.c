@@ -1,0 +1,558 @@
+/* passes/ubsan.c — the UndefinedBehaviorSanitizer pass over CG. It reads the
+ * UB facts the frontend put on ops (nsw, shift-in-range, bounds, type
+ * descriptors) and, for each enabled check, splits the block before the op:
+ * an inline test, then a cold block that calls the runtime handler with a
+ * static data record (location, C type names, check details) and the operand
+ * values, or traps (-fsanitize-trap). sanitizer-rt/ubsan/ubsan_rt.h defines
+ * the record and the handlers; docs/ubsan.md lists the checks and their facts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kit/passes.h"
+
+/* the static data record, as sanitizer-rt/ubsan/ubsan_rt.h KitUbsanData */
+enum {
+  REC_FILE = 0, REC_LINE = 8, REC_COL = 12, REC_TYPE = 16, REC_TINFO = 24, REC_EXTRA = 28,
+  REC_TYPE2 = 32, REC_T2INFO = 40, REC_EXTRA2 = 44, REC_SIZE = 48
+};
+
+typedef struct Ub {
+  KitCgModule *m;
+  KitCgFunc *f;
+  const KitPassOptions *o;
+  KitCgBuilder b;
+  unsigned nrec;
+  KitCgBlkId at_blk; /* where the inst being checked sits (for looking at its neighbours) */
+  uint32_t at_pos;
+} Ub;
+
+/* what one report passes to the runtime besides its values */
+typedef struct Rec {
+  const char *handler; /* "overflow" -> __kit_ubsan_overflow[_abort] */
+  uint64_t check;      /* KIT_SAN_* bit: recover/trap decisions */
+  uint32_t type, type2; /* tydescs, 0 = none */
+  uint32_t extra, extra2;
+} Rec;
+
+/* ---- emission helpers --------------------------------------------------------- */
+
+static KitCgInst *emit3(Ub *U, KitCgOp op, KitCgType t, KitCgVal a, KitCgVal b, KitCgVal c) {
+  KitCgVal args[3] = {a, b, c};
+  uint32_t n = kit_cg_op_info[op].nargs;
+  KitCgInst *in = kit_cg_emit(&U->b, op, t, args, n);
+  in->flags |= KIT_CG_F_NOINSTR;
+  return in;
+}
+static KitCgInst *emit(Ub *U, KitCgOp op, KitCgType t, KitCgVal a, KitCgVal b) { return emit3(U, op, t, a, b, 0); }
+static KitCgVal op2(Ub *U, KitCgOp op, KitCgVal a, KitCgVal b) {
+  return emit(U, op, kit_cg_val_type(U->f, a), a, b)->id;
+}
+static KitCgVal icmp(Ub *U, KitCgPred p, KitCgVal a, KitCgVal b) {
+  KitCgInst *in = emit(U, KIT_CG_OP_ICMP, KIT_CG_I1, a, b);
+  in->pred = (uint8_t)p;
+  return in->id;
+}
+static KitCgVal iconst(Ub *U, KitCgType t, uint64_t v) { return kit_cg_iconst(&U->b, t, v); }
+static KitCgVal conv(Ub *U, KitCgOp op, KitCgType to, KitCgVal v) { return emit(U, op, to, v, 0)->id; }
+
+/* any operand as the i64 the handlers take: ints extended by their C
+ * signedness, pointers as addresses, floats as the bits of a double */
+static KitCgVal as_u64(Ub *U, KitCgVal v, bool is_signed) {
+  KitCgType t = kit_cg_val_type(U->f, v);
+  if (t == KIT_CG_I64) return v;
+  if (t == KIT_CG_PTR) return conv(U, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
+  if (t == KIT_CG_I128) return conv(U, KIT_CG_OP_TRUNC, KIT_CG_I64, v);
+  if (t == KIT_CG_F32) v = conv(U, KIT_CG_OP_FPEXT, KIT_CG_F64, v);
+  if (t == KIT_CG_F80) v = conv(U, KIT_CG_OP_FPTRUNC, KIT_CG_F64, v);
+  if (kit_cg_type_is_float(t)) return conv(U, KIT_CG_OP_BITCAST, KIT_CG_I64, v);
+  return conv(U, is_signed ? KIT_CG_OP_SEXT : KIT_CG_OP_ZEXT, KIT_CG_I64, v);
+}
+
+static KitCgSym cstring(Ub *U, const char *s) {
+  char name[48];
+  unsigned k = 0;
+  do snprintf(name, sizeof name, ".ubsan.str.%u", k++);
+  while (kit_cg_sym_find(U->m, name) != UINT32_MAX);
+  size_t n = strlen(s) + 1;
+  KitCgGlobal *g = kit_cg_global_new(U->m, name, n, 1);
+  kit_cg_global_set_init(U->m, g, s, n);
+  g->is_const = true;
+  g->no_redzone = true;
+  U->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
+  return g->sym;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+static uint32_t tyinfo(const KitCgTyDesc *d) {
+  return d ? (uint32_t)d->bits | (uint32_t)(d->is_signed ? 1u << 16 : 0) | ((uint32_t)d->kind << 17) : 0;
+}
+
+/* the writable static record of one check site (the runtime marks it reported) */
+static KitCgSym record(Ub *U, const KitCgInst *in, const Rec *r) {
+  char name[48];
+  do snprintf(name, sizeof name, ".ubsan.data.%u", U->nrec++);
+  while (kit_cg_sym_find(U->m, name) != UINT32_MAX);
+  KitCgGlobal *g = kit_cg_global_new(U->m, name, REC_SIZE, 8);
+  g->no_redzone = true;
+  U->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
+  uint8_t buf[REC_SIZE] = {0};
+  put32(buf + REC_LINE, in->loc.line);
+  put32(buf + REC_COL, in->loc.col);
+  const KitCgTyDesc *t1 = r->type ? &U->m->tydescs[r->type] : NULL;
+  const KitCgTyDesc *t2 = r->type2 ? &U->m->tydescs[r->type2] : NULL;
+  put32(buf + REC_TINFO, tyinfo(t1));
+  put32(buf + REC_T2INFO, tyinfo(t2));
+  put32(buf + REC_EXTRA, r->extra);
+  put32(buf + REC_EXTRA2, r->extra2);
+  kit_cg_global_set_init(U->m, g, buf, REC_SIZE);
+  const char *file = in->loc.file ? kit_cg_strget(U->m, in->loc.file) : "<unknown>";
+  kit_cg_global_add_reloc(U->m, g, REC_FILE, cstring(U, file), 0, 8);
+  if (t1) kit_cg_global_add_reloc(U->m, g, REC_TYPE, cstring(U, kit_cg_strget(U->m, t1->name)), 0, 8);
+  if (t2) kit_cg_global_add_reloc(U->m, g, REC_TYPE2, cstring(U, kit_cg_strget(U->m, t2->name)), 0, 8);
+  return g->sym;
+}
+
+static KitCgSym handler(Ub *U, const char *name, bool abort) {
+  char full[64];
+  snprintf(full, sizeof full, "__kit_ubsan_%s%s", name, abort ? "_abort" : "");
+  KitCgType p[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I64};
+  KitCgFunc *f = kit_cg_func_declare(U->m, full, KIT_CG_VOID, p, 3, false);
+  f->attrs |= KIT_CG_FA_NOUNWIND | KIT_CG_FA_COLD;
+  if (abort) f->attrs |= KIT_CG_FA_NORETURN;
+  return f->sym;
+}
+
+/* Move insts [pos, end) of blk into a new block; the successors' phis now
+ * name the new block as their predecessor. */
+static KitCgBlkId split(Ub *U, KitCgBlkId blk, uint32_t pos) {
+  KitCgBlkId nb = kit_cg_block_new(U->m, U->f);
+  KitCgBlock *ob = &U->f->blocks[blk], *n = &U->f->blocks[nb];
+  uint32_t cnt = ob->ninsts - pos;
+  n->insts = kit_cg_alloc(U->m, (cnt ? cnt : 1) * sizeof(KitCgInst));
+  n->cap = cnt ? cnt : 1;
+  memcpy(n->insts, ob->insts + pos, cnt * sizeof(KitCgInst));
+  n->ninsts = cnt;
+  ob->ninsts = pos;
+  const KitCgBlkId *succ;
+  uint32_t ns = kit_cg_block_succs(U->f, nb, &succ);
+  for (uint32_t s = 0; s < ns; s++) {
+    KitCgBlock *sb = &U->f->blocks[succ[s]];
+    for (uint32_t i = 0; i < sb->ninsts && sb->insts[i].op == KIT_CG_OP_PHI; i++)
+      for (uint32_t k = 0; k < sb->insts[i].nblks; k++)
+        if (sb->insts[i].blks[k] == blk) sb->insts[i].blks[k] = nb;
+  }
+  return nb;
+}
+
+/* The check itself: `bad` was computed at the end of the current block (the
+ * split-off head). Branch to a cold report block; return to `cont`. */
+static void report_if(Ub *U, const KitCgInst *at, KitCgVal bad, KitCgBlkId cont, KitCgBlkId cold, const Rec *r,
+                      KitCgVal a, KitCgVal b) {
+  kit_cg_condbr(&U->b, bad, cold, cont);
+  KitCgBlock *bb = &U->f->blocks[U->b.blk];
+  bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
+  kit_cg_builder_at(&U->b, cold);
+  if (U->o->trap & r->check) {
+    emit(U, KIT_CG_OP_TRAP, KIT_CG_VOID, 0, 0);
+    return;
+  }
+  bool abort = !(U->o->recover & r->check);
+  KitCgVal args[3] = {kit_cg_symaddr(&U->b, record(U, at, r), 0), a ? a : iconst(U, KIT_CG_I64, 0),
+                      b ? b : iconst(U, KIT_CG_I64, 0)};
+  KitCgInst *call = kit_cg_emit(&U->b, KIT_CG_OP_CALL, KIT_CG_VOID, args, 3);
+  call->aux = handler(U, r->handler, abort);
+  call->flags |= KIT_CG_F_COLD | KIT_CG_F_NOMERGE | KIT_CG_F_NOINSTR;
+  if (abort)
+    emit(U, KIT_CG_OP_UNREACHABLE, KIT_CG_VOID, 0, 0);
+  else
+    kit_cg_br(&U->b, cont);
+}
+
+static bool on(Ub *U, uint64_t check) { return (U->o->sanitize & check) != 0; }
+
+static const KitCgTyDesc *td(Ub *U, const KitCgInst *in) { return in->tydesc ? &U->m->tydescs[in->tydesc] : NULL; }
+
+static uint64_t smin_of(unsigned bits) { return bits >= 64 ? (uint64_t)1 << 63 : (uint64_t)1 << (bits - 1); }
+
+/* ---- the checks: each returns the i1 "bad" value (0 = no check here) and fills r,
+ * a, b with what to report. The builder sits at the end of the head block. ---- */
+
+/* x / 0.0 (opt-in: float-divide-by-zero) */
+static KitCgVal check_fdiv(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  if (!on(U, KIT_SAN_FLOAT_DIVIDE_BY_ZERO)) return 0;
+  KitCgType t = (KitCgType)in->type;
+  KitCgVal zero = t == KIT_CG_F80 ? kit_cg_f80const(&U->b, 0.0L) : kit_cg_fconst(&U->b, t, 0.0);
+  KitCgInst *c = emit(U, KIT_CG_OP_FCMP, KIT_CG_I1, in->args[1], zero);
+  c->pred = KIT_CG_FOEQ;
+  r->handler = "float_divide_by_zero";
+  r->check = KIT_SAN_FLOAT_DIVIDE_BY_ZERO;
+  r->type = in->tydesc;
+  *a = as_u64(U, in->args[0], true);
+  *b = as_u64(U, in->args[1], true);
+  return c->id;
+}
+
+static KitCgVal check_arith(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  const KitCgTyDesc *d = td(U, in);
+  KitCgType t = (KitCgType)in->type;
+  if (in->op == KIT_CG_OP_FDIV) return check_fdiv(U, in, r, a, b);
+  if (!d || !kit_cg_type_is_int(t) || t == KIT_CG_I128) return 0;
+  KitCgVal x = in->args[0], y = in->nargs > 1 ? in->args[1] : 0;
+  bool sgn = d->is_signed;
+  r->type = in->tydesc;
+  r->type2 = in->tydesc;
+  switch (in->op) {
+  case KIT_CG_OP_ADD: case KIT_CG_OP_SUB: case KIT_CG_OP_MUL: {
+    /* signed: the nsw fact; unsigned (opt-in, int and wider: narrower types
+     * were promoted to int by C) wraps by definition but is still reported */
+    bool s = (in->flags & KIT_CG_F_NSW) && on(U, KIT_SAN_SIGNED_INTEGER_OVERFLOW);
+    bool u = !sgn && d->kind == KIT_CG_TD_INT && d->bits >= 32 && on(U, KIT_SAN_UNSIGNED_INTEGER_OVERFLOW);
+    if (!s && !u) return 0;
+    r->handler = "overflow";
+    r->check = s ? KIT_SAN_SIGNED_INTEGER_OVERFLOW : KIT_SAN_UNSIGNED_INTEGER_OVERFLOW;
+    /* unary minus: kitcc lowers -v as `sub 0, v` with the 0 emitted right
+     * after v, where a written `0 - v` has the 0 before v's code */
+    const KitCgBlock *hb = &U->f->blocks[U->at_blk];
+    const KitCgInst *prev = in->op == KIT_CG_OP_SUB && U->at_pos > 0 && U->at_pos <= hb->ninsts
+                                ? &hb->insts[U->at_pos - 1] : NULL;
+    bool neg = prev && prev->id == x && prev->op == KIT_CG_OP_CONST && prev->imm == 0;
+    r->extra = neg ? 'n' : in->op == KIT_CG_OP_ADD ? '+' : in->op == KIT_CG_OP_SUB ? '-' : '*';
+    *a = as_u64(U, x, s);
+    *b = as_u64(U, y, s);
+    KitCgOp ov = in->op == KIT_CG_OP_ADD ? (s ? KIT_CG_OP_SADDO : KIT_CG_OP_UADDO)
+                 : in->op == KIT_CG_OP_SUB ? (s ? KIT_CG_OP_SSUBO : KIT_CG_OP_USUBO)
+                                           : (s ? KIT_CG_OP_SMULO : KIT_CG_OP_UMULO);
+    return emit(U, ov, KIT_CG_I1, x, y)->id;
+  }
+  case KIT_CG_OP_SHL: case KIT_CG_OP_ASHR: case KIT_CG_OP_LSHR: {
+    if (!(in->flags & KIT_CG_F_SHIFT_INRANGE)) return 0;
+    bool exp = on(U, KIT_SAN_SHIFT_EXPONENT);
+    bool base = in->op == KIT_CG_OP_SHL && sgn && on(U, KIT_SAN_SHIFT_BASE);
+    if (!exp && !base) return 0;
+    unsigned w = kit_cg_type_bits(t);
+    r->handler = "shift";
+    r->check = exp ? KIT_SAN_SHIFT_EXPONENT : KIT_SAN_SHIFT_BASE;
+    r->extra = in->op == KIT_CG_OP_SHL;
+    *a = as_u64(U, x, sgn);
+    *b = as_u64(U, y, sgn);
+    KitCgVal oob = icmp(U, KIT_CG_UGE, y, iconst(U, t, w));
+    if (!base) return oob;
+    /* C: the bits shifted out past the sign bit must be zero, sign bit included */
+    KitCgVal amt = emit3(U, KIT_CG_OP_SELECT, t, oob, iconst(U, t, 0), y)->id;
+    KitCgVal keep = op2(U, KIT_CG_OP_SUB, iconst(U, t, w - 1), amt);
+    KitCgVal out = op2(U, KIT_CG_OP_LSHR, x, keep);
+    KitCgVal bad = icmp(U, KIT_CG_NE, out, iconst(U, t, 0));
+    return exp ? op2(U, KIT_CG_OP_OR, oob, bad) : op2(U, KIT_CG_OP_AND, bad, conv(U, KIT_CG_OP_NOT, KIT_CG_I1, oob));
+  }
+  case KIT_CG_OP_SDIV: case KIT_CG_OP_SREM: case KIT_CG_OP_UDIV: case KIT_CG_OP_UREM: {
+    bool dz = on(U, KIT_SAN_INTEGER_DIVIDE_BY_ZERO);
+    bool ov = sgn && on(U, KIT_SAN_SIGNED_INTEGER_OVERFLOW);
+    if (!dz && !ov) return 0;
+    r->handler = "divrem";
+    r->check = dz ? KIT_SAN_INTEGER_DIVIDE_BY_ZERO : KIT_SAN_SIGNED_INTEGER_OVERFLOW;
+    *a = as_u64(U, x, sgn);
+    *b = as_u64(U, y, sgn);
+    KitCgVal bad = dz ? icmp(U, KIT_CG_EQ, y, iconst(U, t, 0)) : 0;
+    if (ov) {
+      unsigned w = kit_cg_type_bits(t);
+      KitCgVal m1 = icmp(U, KIT_CG_EQ, y, iconst(U, t, ~(uint64_t)0));
+      KitCgVal mn = icmp(U, KIT_CG_EQ, x, iconst(U, t, smin_of(w)));
+      KitCgVal both = op2(U, KIT_CG_OP_AND, m1, mn);
+      bad = bad ? op2(U, KIT_CG_OP_OR, bad, both) : both;
+    }
+    return bad;
+  }
+  case KIT_CG_OP_CLZ: case KIT_CG_OP_CTZ:
+    if (!on(U, KIT_SAN_BUILTIN)) return 0;
+    r->handler = "invalid_builtin";
+    r->check = KIT_SAN_BUILTIN;
+    r->extra = in->op == KIT_CG_OP_CLZ;
+    return icmp(U, KIT_CG_EQ, x, iconst(U, t, 0));
+  default:
+    return 0;
+  }
+}
+
+/* the index of a bounds-checked PTRADD: its offset is idx or idx * size */
+static KitCgVal bounds_index(Ub *U, const KitCgInst *in, bool *is_signed) {
+  KitCgVal off = in->args[1];
+  KitCgInst *d = kit_cg_def(U->f, off);
+  *is_signed = true;
+  if (d && d->op == KIT_CG_OP_MUL) {
+    KitCgInst *s = kit_cg_def(U->f, d->args[1]);
+    if (s && s->op == KIT_CG_OP_CONST && s->imm > 0) return d->args[0];
+    return 0;
+  }
+  return off;
+}
+
+/* is the PTRADD's result accessed (load/store through it) rather than only
+ * formed? Forming &a[n] is legal; reading a[n] is not. */
+static bool is_accessed(Ub *U, KitCgVal v) {
+  for (uint32_t bi = 0; bi < U->f->nblocks; bi++) {
+    KitCgBlock *bb = &U->f->blocks[bi];
+    for (uint32_t i = 0; i < bb->ninsts; i++) {
+      KitCgInst *x = &bb->insts[i];
+      if (x->op == KIT_CG_OP_LOAD && x->args[0] == v) return true;
+      if (x->op == KIT_CG_OP_STORE && x->args[1] == v) return true;
+      if (x->op == KIT_CG_OP_PTRADD && x->args[0] == v && (x->flags & KIT_CG_F_BOUNDS)) return true;
+      if ((x->op == KIT_CG_OP_MEMCPY || x->op == KIT_CG_OP_MEMMOVE || x->op == KIT_CG_OP_MEMSET) &&
+          (x->args[0] == v || (x->op != KIT_CG_OP_MEMSET && x->args[1] == v)))
+        return true;
+    }
+  }
+  return false;
+}
+
+static KitCgVal check_bounds(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
+  if (!(in->flags & KIT_CG_F_BOUNDS) || !on(U, KIT_SAN_ARRAY_BOUNDS) || in->bound < 0) return 0;
+  bool sgn;
+  KitCgVal idx = bounds_index(U, in, &sgn);
+  if (!idx || kit_cg_val_type(U->f, idx) != KIT_CG_I64) return 0;
+  r->handler = "out_of_bounds";
+  r->check = KIT_SAN_ARRAY_BOUNDS;
+  r->type = in->tydesc;
+  *a = idx;
+  bool acc = is_accessed(U, in->id);
+  return icmp(U, acc ? KIT_CG_UGE : KIT_CG_UGT, idx, iconst(U, KIT_CG_I64, (uint64_t)in->bound));
+}
+
+/* null and alignment of a C lvalue access (LOAD/STORE with a tydesc) */
+static KitCgVal check_access(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
+  if (!in->tydesc || in->cls != KIT_CG_PROGRAM) return 0;
+  bool null = on(U, KIT_SAN_NULL);
+  uint32_t align = (uint32_t)in->imm;
+  bool al = on(U, KIT_SAN_ALIGNMENT) && align > 1;
+  if (!null && !al) return 0;
+  KitCgVal ptr = in->op == KIT_CG_OP_LOAD ? in->args[0] : in->args[1];
+  r->handler = "type_mismatch";
+  r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
+  r->type = in->tydesc;
+  r->extra = in->op == KIT_CG_OP_STORE;
+  r->extra2 = align;
+  *a = as_u64(U, ptr, false);
+  KitCgVal bad = null ? icmp(U, KIT_CG_EQ, *a, iconst(U, KIT_CG_I64, 0)) : 0;
+  if (al) {
+    KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, align - 1));
+    KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
+    bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
+  }
+  return bad;
+}
+
+/* float -> int conversion outside the destination's range (or NaN) */
+static KitCgVal check_float_cast(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
+  const KitCgTyDesc *d = td(U, in);
+  if (!d || !on(U, KIT_SAN_FLOAT_CAST_OVERFLOW) || in->type == KIT_CG_I128) return 0;
+  KitCgVal x = in->args[0];
+  KitCgType ft = kit_cg_val_type(U->f, x);
+  unsigned w = kit_cg_type_bits((KitCgType)in->type);
+  bool sgn = in->op == KIT_CG_OP_FPTOSI;
+  /* valid iff lo < x < hi, exact in f64 for w <= 32 and in f80 always */
+  long double p = 1.0L;
+  for (unsigned k = 0; k + (sgn ? 1 : 0) < w; k++) p *= 2.0L;
+  long double lo = sgn ? -p - 1.0L : -1.0L, hi = p;
+  KitCgVal v = x;
+  KitCgType ct = ft == KIT_CG_F80 || w > 32 ? KIT_CG_F80 : KIT_CG_F64;
+  if (ft != ct) v = conv(U, KIT_CG_OP_FPEXT, ct, x);
+  KitCgVal clo = ct == KIT_CG_F80 ? kit_cg_f80const(&U->b, lo) : kit_cg_fconst(&U->b, ct, (double)lo);
+  KitCgVal chi = ct == KIT_CG_F80 ? kit_cg_f80const(&U->b, hi) : kit_cg_fconst(&U->b, ct, (double)hi);
+  KitCgInst *c1 = emit(U, KIT_CG_OP_FCMP, KIT_CG_I1, v, clo);
+  c1->pred = KIT_CG_FOGT;
+  KitCgVal gt = c1->id;
+  KitCgInst *c2 = emit(U, KIT_CG_OP_FCMP, KIT_CG_I1, v, chi);
+  c2->pred = KIT_CG_FOLT;
+  KitCgVal ok = op2(U, KIT_CG_OP_AND, gt, c2->id);
+  r->handler = "float_cast_overflow";
+  r->check = KIT_SAN_FLOAT_CAST_OVERFLOW;
+  r->type = in->tydesc;
+  r->extra = kit_cg_type_bits(ft);
+  *a = as_u64(U, x, true);
+  return conv(U, KIT_CG_OP_NOT, KIT_CG_I1, ok);
+}
+
+/* ---- the walk ---------------------------------------------------------------- */
+
+/* p->m: the frontend's PTRADD carrying the struct's tydesc (kind OTHER, align) */
+static KitCgVal check_member(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
+  const KitCgTyDesc *d = td(U, in);
+  bool null = on(U, KIT_SAN_NULL), al = on(U, KIT_SAN_ALIGNMENT) && d->align > 1;
+  if (!null && !al) return 0;
+  r->handler = "type_mismatch";
+  r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
+  r->type = in->tydesc;
+  r->extra = 2;
+  r->extra2 = d->align;
+  *a = as_u64(U, in->args[0], false);
+  KitCgVal bad = null ? icmp(U, KIT_CG_EQ, *a, iconst(U, KIT_CG_I64, 0)) : 0;
+  if (al) {
+    KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, d->align - 1));
+    KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
+    bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
+  }
+  return bad;
+}
+
+static bool is_member_access(Ub *U, const KitCgInst *in) {
+  const KitCgTyDesc *d = td(U, in);
+  return in->op == KIT_CG_OP_PTRADD && d && d->kind == KIT_CG_TD_OTHER && !(in->flags & KIT_CG_F_BOUNDS);
+}
+
+static KitCgVal check_before(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  switch (in->op) {
+  case KIT_CG_OP_PTRADD: return is_member_access(U, in) ? check_member(U, in, r, a) : check_bounds(U, in, r, a);
+  case KIT_CG_OP_LOAD: case KIT_CG_OP_STORE: return check_access(U, in, r, a);
+  case KIT_CG_OP_FPTOSI: case KIT_CG_OP_FPTOUI: return check_float_cast(U, in, r, a);
+  default: return check_arith(U, in, r, a, b);
+  }
+}
+
+/* _Bool loaded from memory must be 0 or 1: checked after the load */
+static KitCgVal check_bool(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  (void)b;
+  if (in->op != KIT_CG_OP_LOAD || !on(U, KIT_SAN_BOOL)) return 0;
+  const KitCgTyDesc *d = td(U, in);
+  if (!d || d->kind != KIT_CG_TD_INT || d->bits != 1 || !kit_cg_type_is_int((KitCgType)in->type)) return 0;
+  r->handler = "load_invalid_value";
+  r->check = KIT_SAN_BOOL;
+  r->type = in->tydesc;
+  *a = as_u64(U, in->id, false);
+  return icmp(U, KIT_CG_UGT, in->id, iconst(U, (KitCgType)in->type, 1));
+}
+
+/* C pointer arithmetic (a PTRADD with a tydesc) that wraps, leaves null or
+ * reaches it: checked on the result */
+static KitCgVal check_ptr_overflow(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  if (in->op != KIT_CG_OP_PTRADD || !in->tydesc || is_member_access(U, in) || !on(U, KIT_SAN_POINTER_OVERFLOW))
+    return 0;
+  KitCgVal base = as_u64(U, in->args[0], false), res = as_u64(U, in->id, false);
+  KitCgVal zero = iconst(U, KIT_CG_I64, 0);
+  KitCgVal bnull = icmp(U, KIT_CG_EQ, base, zero), rnull = icmp(U, KIT_CG_EQ, res, zero);
+  KitCgVal bad_null = op2(U, KIT_CG_OP_XOR, bnull, rnull);
+  KitCgVal fwd = icmp(U, KIT_CG_SGE, in->args[1], zero);
+  KitCgVal below = icmp(U, KIT_CG_ULT, res, base), above = icmp(U, KIT_CG_UGT, res, base);
+  KitCgVal wrap = emit3(U, KIT_CG_OP_SELECT, KIT_CG_I1, fwd, below, above)->id;
+  r->handler = "pointer_overflow";
+  r->check = KIT_SAN_POINTER_OVERFLOW;
+  *a = base;
+  *b = res;
+  return op2(U, KIT_CG_OP_OR, bad_null, wrap);
+}
+
+/* a VLA bound must be positive: the frontend's ICMP (bound > 0) with the bound's tydesc */
+static KitCgVal check_vla_bound(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  (void)b;
+  if (in->op != KIT_CG_OP_ICMP || !in->tydesc || !on(U, KIT_SAN_VLA_BOUND)) return 0;
+  const KitCgTyDesc *d = td(U, in);
+  r->handler = "vla_bound_not_positive";
+  r->check = KIT_SAN_VLA_BOUND;
+  r->type = in->tydesc;
+  *a = as_u64(U, in->args[0], d->is_signed);
+  return conv(U, KIT_CG_OP_NOT, KIT_CG_I1, in->id);
+}
+
+static KitCgVal check_after(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  switch (in->op) {
+  case KIT_CG_OP_LOAD: return check_bool(U, in, r, a, b);
+  case KIT_CG_OP_PTRADD: return check_ptr_overflow(U, in, r, a, b);
+  case KIT_CG_OP_ICMP: return check_vla_bound(U, in, r, a, b);
+  default: return 0;
+  }
+}
+
+typedef KitCgVal (*CheckFn)(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b);
+
+/* Guard the code from position pos of *cur on with fn's check of `in`. The
+ * test is built in a fresh block first (nothing changes when fn declines),
+ * then moved to the end of the head; that fresh block becomes the cold one.
+ * On success *cur is the block that now starts at pos. */
+static bool guard(Ub *U, KitCgBlkId *cur, uint32_t pos, const KitCgInst *in, CheckFn fn) {
+  KitCgBlkId cold = kit_cg_block_new(U->m, U->f);
+  kit_cg_builder_at(&U->b, cold);
+  U->b.loc = in->loc;
+  Rec r = {0};
+  KitCgVal a = 0, b = 0;
+  U->at_blk = *cur;
+  U->at_pos = pos;
+  KitCgVal bad = fn(U, in, &r, &a, &b);
+  if (!bad) {
+    U->f->nblocks--; /* still the last block: nothing was emitted */
+    return false;
+  }
+  KitCgBlkId cont = split(U, *cur, pos);
+  /* a checked op must not stay undefined for the backend when execution
+   * recovers past a report: it wraps (no nsw), shifts modulo the width */
+  KitCgInst *orig = &U->f->blocks[cont].insts[0];
+  if (orig->id == in->id && orig->op == in->op) {
+    if (r.check == KIT_SAN_SIGNED_INTEGER_OVERFLOW && in->op != KIT_CG_OP_SDIV && in->op != KIT_CG_OP_SREM)
+      orig->flags &= (uint16_t)~KIT_CG_F_NSW;
+    if (r.check == KIT_SAN_SHIFT_EXPONENT || r.check == KIT_SAN_SHIFT_BASE)
+      orig->flags &= (uint16_t)~KIT_CG_F_SHIFT_INRANGE;
+  }
+  KitCgBlock *hb = &U->f->blocks[*cur], *cb = &U->f->blocks[cold];
+  uint32_t n = hb->ninsts + cb->ninsts;
+  KitCgInst *insts = kit_cg_alloc(U->m, (n + 4) * sizeof(KitCgInst));
+  memcpy(insts, hb->insts, hb->ninsts * sizeof(KitCgInst));
+  memcpy(insts + hb->ninsts, cb->insts, cb->ninsts * sizeof(KitCgInst));
+  hb->insts = insts;
+  hb->ninsts = n;
+  hb->cap = n + 4;
+  cb->ninsts = 0;
+  kit_cg_builder_at(&U->b, *cur);
+  report_if(U, in, bad, cont, cold, &r, a, b);
+  *cur = cont;
+  return true;
+}
+
+/* __builtin_unreachable (the frontend marks that UNREACHABLE with a tydesc;
+ * the ones it adds after noreturn calls have none): report, then stop */
+static void instrument_unreachable(Ub *U, KitCgBlkId cur, uint32_t i) {
+  KitCgInst in = U->f->blocks[cur].insts[i];
+  U->f->blocks[cur].ninsts = i;
+  kit_cg_builder_at(&U->b, cur);
+  U->b.loc = in.loc;
+  if (U->o->trap & KIT_SAN_UNREACHABLE) {
+    emit(U, KIT_CG_OP_TRAP, KIT_CG_VOID, 0, 0);
+    return;
+  }
+  Rec r = {.handler = "unreachable", .check = KIT_SAN_UNREACHABLE};
+  KitCgVal args[3] = {kit_cg_symaddr(&U->b, record(U, &in, &r), 0), iconst(U, KIT_CG_I64, 0), iconst(U, KIT_CG_I64, 0)};
+  KitCgInst *call = kit_cg_emit(&U->b, KIT_CG_OP_CALL, KIT_CG_VOID, args, 3);
+  call->aux = handler(U, "unreachable", true);
+  call->flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
+  emit(U, KIT_CG_OP_UNREACHABLE, KIT_CG_VOID, 0, 0);
+}
+
+static void instrument_block(Ub *U, KitCgBlkId cur) {
+  for (uint32_t i = 0; i < U->f->blocks[cur].ninsts; i++) {
+    KitCgInst in = U->f->blocks[cur].insts[i];
+    if (in.flags & KIT_CG_F_NOINSTR) continue;
+    if (in.op == KIT_CG_OP_UNREACHABLE) {
+      if (in.tydesc && on(U, KIT_SAN_UNREACHABLE)) instrument_unreachable(U, cur, i);
+      return;
+    }
+    if (!in.tydesc && !(in.op == KIT_CG_OP_PTRADD && (in.flags & KIT_CG_F_BOUNDS))) continue;
+    if (guard(U, &cur, i, &in, check_before)) i = 0; /* the op is now insts[0] of cur */
+    if (guard(U, &cur, i + 1, &in, check_after)) i = (uint32_t)-1; /* resume at cur's start */
+  }
+}
+
+static void instrument_func(Ub *U) {
+  uint32_t n = U->f->nblocks; /* blocks added while instrumenting are handled by instrument_block */
+  for (KitCgBlkId bi = 0; bi < n; bi++) instrument_block(U, bi);
+}
+
+/* Run the UBSan checks enabled in o over every function of m. */
+int kit_ubsan_run(KitCgModule *m, const KitPassOptions *o) {
+  Ub U = {.m = m, .o = o};
+  uint32_t nf = m->nfuncs;
+  for (uint32_t k = 0; k < nf; k++) {
+    KitCgFunc *f = m->funcs[k];
+    if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
+    U.f = f;
+    kit_cg_builder_init(&U.b, m, f);
+    instrument_func(&U);
+  }
+  return 0;
+}

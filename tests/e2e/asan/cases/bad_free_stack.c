@@ -1,0 +1,12 @@
+/* tests/e2e/asan/cases/bad_free_stack.c — one bug; the expected report lines (normalised by run.sh: addresses 0xADDR, paths to basenames, no columns) follow the program. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+int main(void) {
+  int x[4] = {0};
+  free(x); // BUG
+  return x[0];
+}
+// CHECK: ERROR: AddressSanitizer: attempting free on address which was not malloc()-ed: 0xADDR in thread T0
+// CHECK: #1 0xADDR in main bad_free_stack.c:7
+// CHECK: SUMMARY: AddressSanitizer: bad-free
