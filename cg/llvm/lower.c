@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void kit_llvm__error(KitLower *l, const char *fmt, ...) {
   l->nerrs++;
@@ -353,11 +354,18 @@ static void used_array(KitLower *l, bool with_inits) {
 
 /* ---- debug info ------------------------------------------------------------ */
 
+/* An absolute path splits into directory and name; a relative one is kept
+ * whole and resolved against the compilation directory, as gcc records it
+ * (DW_AT_name "src/a.c", DW_AT_comp_dir "/home/me/proj"), so symbolizers and
+ * debuggers find the file from any working directory. */
 static LLVMMetadataRef di_file_path(KitLower *l, const char *path) {
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  size_t dlen = slash ? (size_t)(slash - path) : 0;
-  return LLVMDIBuilderCreateFile(l->dib, base, strlen(base), slash ? path : ".", slash ? dlen : 1);
+  if (path[0] == '/') {
+    const char *slash = strrchr(path, '/');
+    return LLVMDIBuilderCreateFile(l->dib, slash + 1, strlen(slash + 1), path, (size_t)(slash - path));
+  }
+  char cwd[4096];
+  const char *dir = getcwd(cwd, sizeof cwd) ? cwd : ".";
+  return LLVMDIBuilderCreateFile(l->dib, path, strlen(path), dir, strlen(dir));
 }
 
 LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str) {
