@@ -14,6 +14,7 @@
 #define MAX_BLOCK_INSNS 64
 
 KitEmu *kit_emu_current;
+void *(*kit_emu_resolve_hook)(const char *name);
 
 /* ---- helpers lifted code calls ------------------------------------------------ */
 
@@ -90,6 +91,10 @@ void *kit_emu_resolve(void *user, const char *name) {
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
+  if (kit_emu_resolve_hook) {
+    void *p = kit_emu_resolve_hook(name);
+    if (p) return p;
+  }
   return dlsym(RTLD_DEFAULT, name);
 }
 

@@ -84,6 +84,9 @@ struct KitEmu {
 };
 
 extern KitEmu *kit_emu_current;
+/* names lifted code calls that a mode of the emulator defines (ASan's report
+ * entry points, emu/san.c): consulted before the process's symbols */
+extern void *(*kit_emu_resolve_hook)(const char *name);
 
 /* loader.c: maps the executable (and its interpreter) and builds the stack */
 int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err);

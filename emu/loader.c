@@ -20,6 +20,7 @@
 
 typedef struct Image {
   uint64_t bias, entry, phdr, phnum, hi;
+  bool exec_stack; /* PT_GNU_STACK with PF_X: Linux maps the stack executable */
   char interp[4096];
 } Image;
 
@@ -89,6 +90,8 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
       img->interp[ph.p_filesz] = 0;
     } else if (ph.p_type == PT_PHDR) {
       img->phdr = ph.p_vaddr;
+    } else if (ph.p_type == PT_GNU_STACK) {
+      img->exec_stack = (ph.p_flags & PF_X) != 0;
     }
   }
   if (lo == UINT64_MAX) {
@@ -180,7 +183,8 @@ static uint64_t push_bytes(KitEmu *emu, uint64_t *sp, const void *p, size_t n) {
 static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, char **envp, FILE *err) {
   uint64_t top = emu->as.size - 16 * KIT_EMU_PAGE;
   int64_t st = kit_aspace_map(&emu->as, top - KIT_EMU_STACK_SIZE, KIT_EMU_STACK_SIZE,
-                              KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, KIT_EMU_MAP_FIXED | KIT_EMU_MAP_STACK, -1, 0);
+                              KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE | (exe->exec_stack ? KIT_EMU_PROT_EXEC : 0),
+                              KIT_EMU_MAP_FIXED | KIT_EMU_MAP_STACK, -1, 0);
   if (st < 0) return fail(err, emu->exe_path, "cannot map the stack");
   int envc = 0;
   while (envp && envp[envc]) envc++;

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "kit/emu.h"
+#include "kit/passes.h"
+#include "san.h"
 #include "tools/tools.h"
 
 extern char **environ;
@@ -18,7 +20,11 @@ static void usage(FILE *f) {
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier)\n"
         "  --single-step      one guest instruction per block\n"
         "  --strace           print each system call to stderr\n"
-        "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n",
+        "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
+        "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
+        "                     coverage (block counts of the program for kit-cov, written at exit to\n"
+        "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
+        "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n",
         f);
 }
 
@@ -42,6 +48,7 @@ int main(int argc, char **argv) {
   KitEmuOptions opt = {.tier = KIT_EMU_TIER_AUTO};
   bool strace = false;
   const char *tool = NULL, *tool_args = NULL;
+  uint64_t sanitize = 0, recover = 0;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
     const char *a = argv[i];
@@ -75,6 +82,26 @@ int main(int argc, char **argv) {
       strace = true;
     } else if (!strncmp(a, "--tool=", 7)) {
       tool = a + 7;
+    } else if (!strncmp(a, "--sanitize=", 11)) {
+      /* the one -fsanitize= list parser, shared with kitcc */
+      char msg[256];
+      uint64_t mask;
+      if (kit_sanitize_parse_list(a + 11, false, &mask, msg, sizeof msg) < 0) {
+        fprintf(stderr, "kit-emu: %s\n", msg);
+        return 1;
+      }
+      if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_COVERAGE)) {
+        fprintf(stderr, "kit-emu: --sanitize=%s: only address and coverage work on guest code (UBSan needs "
+                        "source types)\n", a + 11);
+        return 1;
+      }
+      sanitize |= mask;
+    } else if (!strncmp(a, "--sanitize-recover=", 19)) {
+      char msg[256];
+      if (kit_sanitize_parse_list(a + 19, false, &recover, msg, sizeof msg) < 0) {
+        fprintf(stderr, "kit-emu: %s\n", msg);
+        return 1;
+      }
     } else if (!strncmp(a, "--tool-args=", 12)) {
       tool_args = a + 12;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -94,8 +121,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "kit-emu: --strace and --tool are both tools; pick one\n");
     return 1;
   }
+  if (sanitize && (strace || tool)) {
+    fprintf(stderr, "kit-emu: --sanitize uses the tool hooks; it cannot be combined with --strace or --tool\n");
+    return 1;
+  }
   KitEmu *emu = kit_emu_new(&opt, argc - i, argv + i, environ, stderr);
   if (!emu) return 1;
+  if (sanitize && kit_emu_san_install(emu, (sanitize & KIT_SAN_ADDRESS) != 0, (recover & KIT_SAN_ADDRESS) != 0,
+                                      (sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
+    return 1;
   if (strace) kit_emu_tool_strace_install(emu, stderr);
   if (tool) {
     if (!strcmp(tool, "insncount")) {

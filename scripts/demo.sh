@@ -1,15 +1,32 @@
 #!/usr/bin/env bash
-# scripts/demo.sh — the main demo (README.md): builds kit, then runs one CG
-# program both ways: through the CG interpreter and compiled by LLVM.
+# scripts/demo.sh — the main demo (README.md): builds kit, then shows one heap
+# bug (examples/heap-overflow.c) caught twice with the same report: compiled
+# by `kitcc -fsanitize=address` and run natively, then built by a stock
+# riscv64-linux-gnu-gcc and run under `kit-emu --sanitize=address`. Ends with
+# the CG demo (one CG program through the interpreter, the JIT and an object).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-demo=examples/demo.cg
-echo "== $demo through the CG interpreter"
-build/bin/kit-cg run "$demo"; echo "(exit $?)"
-echo "== $demo through the LLVM JIT"
-build/bin/kit-cg jit "$demo"; echo "(exit $?)"
-echo "== $demo compiled to an object by LLVM, linked by gcc"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+src=examples/heap-overflow.c
+
+echo
+echo "== $src compiled by kitcc -g -fsanitize=address, run on the host"
+build/bin/kitcc -g -fsanitize=address -o "$tmp/heap-overflow" "$src"
+rc=0; "$tmp/heap-overflow" || rc=$?
+echo "(exit $rc: the report ends the program, as AddressSanitizer does)"
+
+echo
+echo "== $src built by riscv64-linux-gnu-gcc -g -O0, run by kit-emu --sanitize=address"
+riscv64-linux-gnu-gcc -g -O0 -static -o "$tmp/heap-overflow.rv64" "$src"
+rc=0; build/bin/kit-emu --sanitize=address "$tmp/heap-overflow.rv64" || rc=$?
+echo "(exit $rc: the same report, with guest addresses and the guest's DWARF)"
+
+echo
+demo=examples/demo.cg
+echo "== the CG layer underneath: $demo through the CG interpreter, the LLVM JIT, and as an object"
+rc=0; build/bin/kit-cg run "$demo" || rc=$?; echo "(interpreter: exit $rc)"
+rc=0; build/bin/kit-cg jit "$demo" || rc=$?; echo "(JIT: exit $rc)"
 build/bin/kit-cg emit -O2 -o "$tmp/demo.o" "$demo"
-gcc "$tmp/demo.o" -o "$tmp/demo" && "$tmp/demo"; echo "(exit $?)"
+rc=0; gcc "$tmp/demo.o" -o "$tmp/demo" && "$tmp/demo" || rc=$?; echo "(object linked by gcc: exit $rc)"
+exit 0

@@ -1,0 +1,334 @@
+/* emu/san.c — kit-emu --sanitize=address: the guest shadow (a host mapping
+ * outside the guest window, one byte per 8 guest bytes), the runtime core with
+ * its guest glue, the ASan pass over every lifted block in emulator config
+ * (guest shadow mapping, guest addresses, no stack or global redzones), the
+ * report entry points lifted code calls (they read the guest pc the memory
+ * seam stores), the replaced libc functions, the shadow call stack kept from
+ * call/return edges, and at the end the SEGV report or the leak check. */
+#include "san.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kit/passes.h"
+
+#define SHADOW_BYTES (KIT_EMU_WINDOW >> 3)
+
+static uint8_t *shadow;
+static KitAsanConfig asan_cfg;
+static bool fatal_reports; /* without --sanitize-recover=address a bad access ends the guest */
+
+/* ---- guest memory for the runtime ------------------------------------------------- */
+
+static uintptr_t pages_map(void *ctx, size_t size) {
+  KitEmu *emu = ctx;
+  int64_t va = kit_aspace_map(&emu->as, 0, size, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, 0, -1, 0);
+  return va < 0 ? 0 : (uintptr_t)va;
+}
+
+static void pages_unmap(void *ctx, uintptr_t addr, size_t size) {
+  KitEmu *emu = ctx;
+  kit_aspace_unmap(&emu->as, addr, size);
+}
+
+static bool accessible(void *ctx, uintptr_t addr, size_t n, bool write) {
+  KitEmu *emu = ctx;
+  return addr < emu->as.size && kit_aspace_check(&emu->as, addr, n, write ? KIT_EMU_PROT_WRITE : KIT_EMU_PROT_READ);
+}
+
+/* fresh or dropped guest memory is addressable: its shadow is zero */
+static void shadow_clear(uint64_t va, uint64_t len) {
+  if (va >= KIT_EMU_WINDOW) return;
+  if (len > KIT_EMU_WINDOW - va) len = KIT_EMU_WINDOW - va;
+  uint64_t s = va >> 3, e = (va + len + 7) >> 3;
+  uint64_t ps = (s + 4095) & ~4095ull, pe = e & ~4095ull;
+  if (ps < pe) {
+    memset(shadow + s, 0, ps - s);
+    madvise(shadow + ps, pe - ps, MADV_DONTNEED);
+    memset(shadow + pe, 0, e - pe);
+  } else {
+    memset(shadow + s, 0, e - s);
+  }
+}
+
+/* ---- hooks ---------------------------------------------------------------------------- */
+
+static unsigned insn_len(KitEmu *emu, uint64_t pc) {
+  uint16_t h = 0;
+  if (kit_aspace_read(&emu->as, pc, &h, 2) < 0) return 4;
+  return (h & 3) == 3 ? 4 : 2;
+}
+
+static void on_branch(void *user, KitEmu *emu, uint64_t from, uint64_t to, KitEmuEdgeKind kind) {
+  (void)user;
+  if (kind == KIT_EMU_EDGE_CALL) {
+    uint64_t sp = kit_emu_get_reg(emu, RV_SP);
+    /* frames below the caller's sp were left without a return (longjmp) */
+    kit_guest_frames_unwind_to(sp);
+    kit_guest_frames_call(from + insn_len(emu, from), sp);
+  }
+  else if (kind == KIT_EMU_EDGE_RET)
+    kit_guest_frames_ret(to);
+}
+
+static void on_map(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms) {
+  (void)user, (void)emu, (void)perms;
+  shadow_clear(va, len);
+}
+
+static void on_unmap(void *user, KitEmu *emu, uint64_t va, uint64_t len) {
+  (void)user, (void)emu;
+  shadow_clear(va, len);
+}
+
+/* a library mapped by the dynamic linker: mmap(addr, len, prot, flags, fd, 0) */
+static void on_syscall_exit(void *user, KitEmu *emu, const KitEmuSyscallRequest *req,
+                            const KitEmuSyscallResult *res) {
+  (void)user;
+  if (req->nr != 222 /* mmap */ || res->ret < 0 || (int64_t)req->args[4] < 0 || req->args[5] != 0) return;
+  char link[64], path[4096];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", (int)req->args[4]);
+  ssize_t n = readlink(link, path, sizeof path - 1);
+  if (n <= 0) return;
+  path[n] = 0;
+  kit_emu_san_add_elf(emu, path, (uint64_t)res->ret, false);
+}
+
+static bool is_store(KitEmu *emu, uint64_t pc) {
+  uint8_t bytes[16] = {0};
+  KitDecodedInsn in;
+  memset(&in, 0, sizeof in);
+  if (kit_aspace_read(&emu->as, pc, bytes, 4) < 0 && kit_aspace_read(&emu->as, pc, bytes, 2) < 0) return false;
+  if (!emu->arch->decode(bytes, 4, pc, &in)) return false;
+  return (in.flags & KIT_DECODE_MEM_STORE) || ((in.flags & KIT_DECODE_ATOMIC) && in.rd == 0);
+}
+
+static void lsan_at_exit(KitEmu *emu) {
+  KitGuestRange roots[160];
+  size_t n = kit_emu_san_data_ranges(roots, 128);
+  uint64_t sp = kit_emu_get_reg(emu, RV_SP);
+  const KitEmuRegion *r = kit_aspace_find(&emu->as, sp);
+  if (r) roots[n++] = (KitGuestRange){sp, r->end};
+  if (emu->as.brk_cur > emu->as.brk_start) roots[n++] = (KitGuestRange){emu->as.brk_start, emu->as.brk_cur};
+  uint64_t regs[32];
+  for (unsigned i = 0; i < 32; i++) regs[i] = i ? kit_emu_get_reg(emu, i) : 0;
+  if (kit_guest_lsan_check(roots, n, regs, 32) > 0) {
+    fflush(NULL);
+    _exit(kit_san_opts.exitcode);
+  }
+}
+
+static void on_exit_hook(void *user, KitEmu *emu, int status) {
+  (void)user;
+  if ((status == 128 + SIGSEGV && kit_san_opts.handle_segv) || (status == 128 + SIGBUS && kit_san_opts.handle_sigbus)) {
+    uint64_t pc = kit_emu_get_pc(emu);
+    kit_guest_report_segv(pc, kit_emu_get_reg(emu, 8), kit_emu_get_reg(emu, RV_SP), emu->fault_addr,
+                          is_store(emu, pc));
+  }
+  if (status < 128 && kit_san_opts.detect_leaks && kit_san_opts.leak_check_at_exit) lsan_at_exit(emu);
+}
+
+/* ---- report entry points lifted code calls ----------------------------------------------- */
+
+/* the seam stores the instruction's pc before each access it emits */
+#define GPC() kit_emu_get_pc(kit_emu_current)
+#define GBP() kit_emu_get_reg(kit_emu_current, 8)
+#define GSP() kit_emu_get_reg(kit_emu_current, RV_SP)
+
+#define REPORT(n)                                                                                        \
+  static void report_load##n(uint64_t a) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, false, fatal_reports); } \
+  static void report_store##n(uint64_t a) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, true, fatal_reports); }
+REPORT(1)
+REPORT(2)
+REPORT(4)
+REPORT(8)
+REPORT(16)
+static void report_load_n(uint64_t a, uint64_t n) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, false, fatal_reports); }
+static void report_store_n(uint64_t a, uint64_t n) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, true, fatal_reports); }
+static void check_loadN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), GBP(), GSP(), a, n, false, fatal_reports); }
+static void check_storeN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), GBP(), GSP(), a, n, true, fatal_reports); }
+
+/* A replaced libc function: the block at its entry calls this instead of the
+ * guest's code; arguments in a0..a3, result in a0, back to ra. */
+static int64_t san_call(void *cpu, int64_t pc) {
+  KitEmu *emu = kit_emu_current;
+  const KitArch *ar = emu->arch;
+  uint64_t a[4] = {ar->get_reg(cpu, RV_A0), ar->get_reg(cpu, RV_A1), ar->get_reg(cpu, RV_A2),
+                   ar->get_reg(cpu, RV_A2 + 1)};
+  uint64_t ra = ar->get_reg(cpu, RV_RA);
+  /* a fault inside (strlen(NULL)) is the replaced function's: frame #0 names it */
+  ar->set_pc(cpu, (uint64_t)pc);
+  uint64_t r = kit_guest_call(kit_emu_san_intercepted((uint64_t)pc), (uintptr_t)pc, ra, a);
+  ar->set_reg(cpu, RV_A0, r);
+  kit_guest_frames_ret(ra);
+  ar->set_pc(cpu, ra);
+  return (int64_t)ra;
+}
+
+static const struct {
+  const char *name;
+  void *fn;
+} entries[] = {
+    {"__asan_report_load1_noabort", (void *)report_load1},   {"__asan_report_store1_noabort", (void *)report_store1},
+    {"__asan_report_load2_noabort", (void *)report_load2},   {"__asan_report_store2_noabort", (void *)report_store2},
+    {"__asan_report_load4_noabort", (void *)report_load4},   {"__asan_report_store4_noabort", (void *)report_store4},
+    {"__asan_report_load8_noabort", (void *)report_load8},   {"__asan_report_store8_noabort", (void *)report_store8},
+    {"__asan_report_load16_noabort", (void *)report_load16}, {"__asan_report_store16_noabort", (void *)report_store16},
+    {"__asan_report_load_n_noabort", (void *)report_load_n}, {"__asan_report_store_n_noabort", (void *)report_store_n},
+    {"__asan_loadN_noabort", (void *)check_loadN},           {"__asan_storeN_noabort", (void *)check_storeN},
+    {"kit_emu_san_call", (void *)san_call},
+};
+
+static void *san_resolve(const char *name) {
+  for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+    if (!strcmp(entries[i].name, name)) return entries[i].fn;
+  return NULL;
+}
+
+/* ---- the pass over lifted blocks ------------------------------------------------------------ */
+
+/* the block at a replaced function's entry becomes `ret kit_emu_san_call(cpu, pc)` */
+static void replace_body(KitCgModule *m, KitCgFunc *f, uint64_t pc) {
+  f->nblocks = 1;
+  f->blocks[0].ninsts = 0;
+  KitCgBuilder b;
+  kit_cg_builder_init(&b, m, f);
+  kit_cg_builder_at(&b, 0);
+  b.loc = (KitCgLoc){.pc = pc};
+  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
+  KitCgFunc *callee = kit_cg_func_declare(m, "kit_emu_san_call", KIT_CG_I64, pt, 2, false);
+  KitCgVal args[2] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, pc)};
+  kit_cg_ret(&b, kit_cg_call(&b, callee->sym, KIT_CG_I64, args, 2));
+}
+
+static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
+  (void)user;
+  const char *name = kit_cg_func_name(m, f);
+  uint64_t pc = strncmp(name, "emu_block_", 10) ? 0 : strtoull(name + 10, NULL, 16);
+  if (pc && kit_emu_san_intercepted(pc) != KIT_GFN_NONE) {
+    replace_body(m, f, pc);
+    return 0;
+  }
+  /* ld.so is never instrumented natively either; its private word-at-a-time
+   * string routines (not exported, so not replaced) read past heap strings */
+  if (kit_emu_san_in_interp(pc)) return 0;
+  /* the pass instruments every function of a module: a JIT batch holds
+   * blocks already done, so only f is left open to it */
+  uint32_t *saved = malloc(m->nfuncs * sizeof *saved);
+  if (!saved) return -1;
+  for (uint32_t i = 0; i < m->nfuncs; i++) {
+    saved[i] = m->funcs[i]->attrs;
+    if (m->funcs[i] != f) m->funcs[i]->attrs |= KIT_CG_FA_NOSANITIZE;
+  }
+  uint32_t n = m->nfuncs;
+  int rc = kit_asan_run(m, &asan_cfg);
+  for (uint32_t i = 0; i < n; i++) m->funcs[i]->attrs = saved[i];
+  free(saved);
+  return rc;
+}
+
+/* guest address = host pointer - guest_base */
+static KitCgVal guest_addr(void *user, KitCgBuilder *b, KitCgVal ptr) {
+  KitEmu *emu = user;
+  KitCgVal hp = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, ptr);
+  return kit_cg_binop(b, KIT_CG_OP_SUB, hp, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
+}
+
+/* ---- install -------------------------------------------------------------------------------------- */
+
+static void interp_path(KitEmu *emu, char *out, size_t n) {
+  out[0] = 0;
+  int fd = open(emu->exe_path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  size_t phn;
+  if (e && elf_getphdrnum(e, &phn) == 0)
+    for (size_t i = 0; i < phn; i++) {
+      GElf_Phdr ph;
+      char buf[512] = {0};
+      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_INTERP || ph.p_filesz >= sizeof buf) continue;
+      if (pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) continue;
+      snprintf(out, n, "%s%s", emu->sysroot, buf);
+      if (access(out, R_OK) != 0) snprintf(out, n, "%s", buf);
+    }
+  if (e) elf_end(e);
+  close(fd);
+}
+
+static bool want_cov;
+
+static void on_block_entry(void *user, KitEmu *emu, uint64_t pc, uint32_t n) {
+  (void)user, (void)emu;
+  kit_emu_cov_block(pc, n);
+}
+
+static void on_exit_cov(void *user, KitEmu *emu, int status) {
+  if (want_cov) kit_emu_cov_write(emu);
+  if (shadow) on_exit_hook(user, emu, status);
+}
+
+static void register_elves(KitEmu *emu) {
+  kit_emu_san_add_elf(emu, emu->exe_path, emu->load_bias, false);
+  if (emu->interp_base) {
+    char ip[8192];
+    interp_path(emu, ip, sizeof ip);
+    if (ip[0]) kit_emu_san_add_elf(emu, ip, emu->interp_base, true);
+  }
+}
+
+int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, FILE *err) {
+  KitEmuToolHooks h = {0};
+  want_cov = coverage;
+  h.on_exit = on_exit_cov;
+  if (coverage) {
+    h.on_block_entry = on_block_entry;
+    if (!address) {
+      kit_san_options_defaults(&kit_san_opts);
+      kit_san_options_parse(&kit_san_opts, getenv("ASAN_OPTIONS"), NULL, "AddressSanitizer");
+      register_elves(emu);
+    }
+  }
+  if (address) {
+    fatal_reports = !recover;
+    shadow = mmap(NULL, SHADOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (shadow == MAP_FAILED) {
+      shadow = NULL;
+      fprintf(err, "kit-emu: cannot reserve the %llu GiB ASan shadow of the guest window\n",
+              (unsigned long long)(SHADOW_BYTES >> 30));
+      return -1;
+    }
+    KitGuestEnv env = {(uintptr_t)emu->as.base, pages_map, pages_unmap, accessible, emu};
+    kit_guest_init(&env, (uintptr_t)shadow);
+    kit_emu_resolve_hook = san_resolve;
+    register_elves(emu);
+
+    memset(&asan_cfg, 0, sizeof asan_cfg);
+    asan_cfg.shadow_offset = (uint64_t)(uintptr_t)shadow;
+    asan_cfg.check_addr = guest_addr;
+    asan_cfg.user = emu;
+    /* the report entry points are the _noabort ones; whether they return is
+     * decided in them (fatal_reports), as the runtime decides for halt_on_error */
+    asan_cfg.recover = true;
+    asan_cfg.skip_safe = true;
+    if (kit_emu_add_pass(emu, san_pass, NULL) < 0) {
+      fprintf(err, "kit-emu: too many passes over lifted code\n");
+      return -1;
+    }
+    h.on_branch = on_branch;
+    h.on_map = on_map;
+    h.on_unmap = on_unmap;
+    h.on_syscall_exit = on_syscall_exit;
+  }
+  if (coverage) {
+    uint64_t lo, hi;
+    kit_emu_san_exe_range(&lo, &hi);
+    kit_emu_cov_init(emu, lo, hi);
+  }
+  kit_emu_set_tool_hooks(emu, &h);
+  return 0;
+}

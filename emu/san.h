@@ -1,0 +1,35 @@
+/* emu/san.h — kit-emu's AddressSanitizer mode (--sanitize=address): what
+ * emu/san.c (install, shadow, hooks, the pass over lifted blocks, report entry
+ * points) and emu/san_elf.c (guest ELF modules and the libc functions the
+ * runtime replaces) share. */
+#ifndef KIT_EMU_SAN_H
+#define KIT_EMU_SAN_H
+
+#include "internal.h"
+#include "guest.h"
+
+/* Turns the sanitizers on for this emulator (before kit_emu_run). address:
+ * shadow, runtime, hooks, the ASan pass; recover: bad accesses report and
+ * continue when halt_on_error=0 (kitcc's -fsanitize-recover=address).
+ * coverage: block counts of the executable written at exit for kit-cov.
+ * Returns 0, or -1 with a message on err. */
+int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, FILE *err);
+
+/* san_cov.c: count the blocks of [lo, hi) (the executable); write at exit */
+void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi);
+void kit_emu_cov_block(uint64_t pc, uint32_t ninsns);
+void kit_emu_cov_write(KitEmu *emu);
+
+/* san_elf.c: register an ELF file mapped at bias (its symbols, DWARF and the
+ * libc functions to replace); the executable, its interpreter, libraries. */
+void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp);
+/* the replaced function at guest address pc, KIT_GFN_NONE if none */
+KitGuestFn kit_emu_san_intercepted(uint64_t pc);
+/* pc lies in the dynamic linker */
+bool kit_emu_san_in_interp(uint64_t pc);
+/* the executable's load range (set by its kit_emu_san_add_elf) */
+void kit_emu_san_exe_range(uint64_t *lo, uint64_t *hi);
+/* writable PT_LOAD ranges of the registered modules (LSan roots); returns count */
+size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max);
+
+#endif

@@ -1,0 +1,140 @@
+/* emu/san_elf.c — the guest ELF files ASan needs to know: each module (the
+ * executable, its dynamic linker, every ELF the guest maps from a file at
+ * offset 0) is registered with the guest symbolizer, its writable segments
+ * become LSan roots, and its definitions of the malloc family and the string
+ * functions (.symtab of static binaries, .dynsym of libc.so) are replaced by
+ * the runtime's: blocks at those addresses are rewritten by the pass. */
+#include "san.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_INTERCEPTS 512
+#define MAX_RANGES 128
+
+typedef struct {
+  uint64_t pc;
+  KitGuestFn fn;
+} Intercept;
+
+/* written by the guest thread, read by the JIT worker: entries are complete
+ * before the count that publishes them */
+static Intercept icepts[MAX_INTERCEPTS];
+static _Atomic size_t nicepts;
+static KitGuestRange data[MAX_RANGES];
+static size_t ndata;
+static char seen[32][512];
+static size_t nseen;
+static uint64_t exe_lo, exe_hi, interp_lo, interp_hi;
+
+bool kit_emu_san_in_interp(uint64_t pc) { return pc >= interp_lo && pc < interp_hi; }
+
+void kit_emu_san_exe_range(uint64_t *lo, uint64_t *hi) {
+  *lo = exe_lo;
+  *hi = exe_hi;
+}
+
+KitGuestFn kit_emu_san_intercepted(uint64_t pc) {
+  size_t n = atomic_load_explicit(&nicepts, memory_order_acquire);
+  for (size_t i = 0; i < n; i++)
+    if (icepts[i].pc == pc) return icepts[i].fn;
+  return KIT_GFN_NONE;
+}
+
+size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max) {
+  size_t n = ndata < max ? ndata : max;
+  memcpy(out, data, n * sizeof *out);
+  return n;
+}
+
+static void add_intercept(uint64_t pc, KitGuestFn fn) {
+  size_t n = atomic_load(&nicepts);
+  for (size_t i = 0; i < n; i++)
+    if (icepts[i].pc == pc) {
+      /* aliases (memcmp/bcmp): the first in the table names the frame */
+      if (fn < icepts[i].fn) {
+        icepts[i].fn = fn;
+        kit_guest_sym_set_name(pc, kit_guest_fn_frame_name(fn));
+      }
+      return;
+    }
+  if (n == MAX_INTERCEPTS) return;
+  icepts[n] = (Intercept){pc, fn};
+  atomic_store_explicit(&nicepts, n + 1, memory_order_release);
+  kit_guest_sym_set_name(pc, kit_guest_fn_frame_name(fn));
+}
+
+static KitGuestFn fn_named(const char *name) {
+  for (int f = 1; f < KIT_GFN_COUNT; f++)
+    if (!strcmp(kit_guest_fn_libc_name((KitGuestFn)f), name)) return (KitGuestFn)f;
+  return KIT_GFN_NONE;
+}
+
+static void scan_symbols(Elf *e, uint64_t bias) {
+  Elf_Scn *scn = NULL;
+  while ((scn = elf_nextscn(e, scn))) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)) continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+    for (size_t i = 0; d && i < n; i++) {
+      GElf_Sym s;
+      /* IFUNCs are resolved by the guest: their address is not the routine */
+      if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
+          !s.st_value)
+        continue;
+      /* a static link leaves libc's hidden definitions LOCAL: any binding counts */
+      const char *name = elf_strptr(e, sh.sh_link, s.st_name);
+      KitGuestFn fn = name ? fn_named(name) : KIT_GFN_NONE;
+      if (fn != KIT_GFN_NONE) add_intercept(bias + s.st_value, fn);
+    }
+  }
+}
+
+void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp) {
+  for (size_t i = 0; i < nseen; i++)
+    if (!strcmp(seen[i], path)) return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  elf_version(EV_CURRENT);
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  GElf_Ehdr eh;
+  size_t phn;
+  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_machine != emu->arch->elf_machine ||
+      elf_getphdrnum(e, &phn) != 0) {
+    if (e) elf_end(e);
+    close(fd);
+    return;
+  }
+  if (nseen < sizeof seen / sizeof seen[0]) snprintf(seen[nseen++], sizeof seen[0], "%s", path);
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = 0; i < phn; i++) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+    uint64_t b = bias + ph.p_vaddr;
+    if (b < lo) lo = b;
+    if (b + ph.p_memsz > hi) hi = b + ph.p_memsz;
+    if ((ph.p_flags & PF_W) && ndata < MAX_RANGES) data[ndata++] = (KitGuestRange){b, b + ph.p_memsz};
+  }
+  if (hi && !strcmp(path, emu->exe_path)) {
+    exe_lo = lo;
+    exe_hi = hi;
+  }
+  if (hi) {
+    kit_guest_sym_add_module(path, bias, lo, hi);
+    /* the dynamic linker's own allocations (DTVs, TLS) are not the program's
+     * leaks, and its code is left uninstrumented (see san_pass) */
+    if (is_interp) {
+      kit_guest_lsan_ignore_callers(lo, hi);
+      interp_lo = lo;
+      interp_hi = hi;
+    }
+    else scan_symbols(e, bias);
+  }
+  elf_end(e);
+  close(fd);
+}

@@ -1,0 +1,18 @@
+/* hbo_read_100_int.c — heap-buffer-overflow: read of a int just past a 100-byte chunk. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int *make(size_t n) { return malloc(n); }
+
+int main(int argc, char **argv) {
+  (void)argv;
+  int *p = make(100);
+  volatile long sum = 0;
+  long idx = (100 / (long)sizeof(int)) + 0 + argc - 1;
+  memset(p, 0, 100);
+  sum += p[idx];
+  printf("%ld\n", (long)sum);
+  free(p);
+  return 0;
+}

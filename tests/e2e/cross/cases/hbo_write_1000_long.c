@@ -1,0 +1,18 @@
+/* hbo_write_1000_long.c — heap-buffer-overflow: write of a long just past a 1000-byte chunk. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long *make(size_t n) { return malloc(n); }
+
+int main(int argc, char **argv) {
+  (void)argv;
+  long *p = make(1000);
+  volatile long sum = 0;
+  long idx = (1000 / (long)sizeof(long)) + 0 + argc - 1;
+  memset(p, 0, 1000);
+  p[idx] = 1; /* 0 element(s) past the end */
+  printf("%ld\n", (long)sum);
+  free(p);
+  return 0;
+}
