@@ -113,6 +113,13 @@ static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
     cls[0] = C_MEM;
   else
     classify(t, 0, cls);
+  if (is_return && t->size == 16 && cls[0] == C_X87 && cls[1] == C_NONE) {
+    /* a struct or union holding one long double is X87+X87UP: returned in %st0 */
+    a.kind = ABI_SPLIT;
+    a.n = 1;
+    a.cg[0] = KIT_CG_F80;
+    return a;
+  }
   int n = t->size > 8 ? 2 : 1;
   bool mem = cls[0] == C_MEM || cls[1] == C_MEM || cls[0] == C_X87 || cls[1] == C_X87;
   int need_gp = 0, need_sse = 0;

@@ -96,6 +96,7 @@ struct CExpr {
   CExprKind kind;
   CType *type;        /* the type of the value (after lvalue conversion for rvalues) */
   CPos pos;           /* the operator's position (UBSan and -g locations) */
+  CPos name_pos;      /* EX_MEMBER: the member name's position (where UBSan reports accesses) */
   CExpr *lhs, *rhs, *cond;
   CExprList *args;
   CObj *obj;

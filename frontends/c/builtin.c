@@ -107,6 +107,10 @@ static const BI builtins[] = {
     {"__builtin_fminf", BI_FMIN, "f", 2}, {"__builtin_fmax", BI_FMAX, "d", 2}, {"__builtin_fmaxf", BI_FMAX, "f", 2},
     {"__builtin_fma", BI_FMA, "d", 3}, {"__builtin_fmaf", BI_FMA, "f", 3},
     {"__builtin_isnan", BI_ISNAN, "i", 1}, {"__builtin_isinf", BI_ISINF, "i", 1},
+    {"__builtin_isnanf", BI_ISNAN, "i", 1}, {"__builtin_isnanl", BI_ISNAN, "i", 1},
+    {"__builtin_isinff", BI_ISINF, "i", 1}, {"__builtin_isinfl", BI_ISINF, "i", 1},
+    {"__builtin_finite", BI_ISFINITE, "i", 1}, {"__builtin_finitef", BI_ISFINITE, "i", 1},
+    {"__builtin_finitel", BI_ISFINITE, "i", 1},
     {"__builtin_isfinite", BI_ISFINITE, "i", 1}, {"__builtin_signbit", BI_SIGNBIT, "i", 1},
     {"__builtin_signbitf", BI_SIGNBIT, "i", 1}, {"__builtin_signbitl", BI_SIGNBIT, "i", 1},
     {"__builtin_isunordered", BI_ISUNORDERED, "i", 2}, {"__builtin_isless", BI_ISLESS, "i", 2},
@@ -246,6 +250,22 @@ static CExpr *nan_or_inf(Parser *p, const char *name, CPos pos) {
   return e;
 }
 
+/* gcc's type classes (typeclass.h) for __builtin_classify_type; the operand
+ * is an expression, so arrays and functions have decayed to pointers */
+static int classify_type(CType *t) {
+  t = type_unqual(t);
+  switch (t->kind) {
+  case TY_VOID: return 0;
+  case TY_ENUM: return 3;
+  case TY_BOOL: return 4;
+  case TY_PTR: case TY_ARRAY: case TY_FUNC: return 5;
+  case TY_FLOAT: case TY_DOUBLE: case TY_LDOUBLE: return 8;
+  case TY_STRUCT: return 12;
+  case TY_UNION: return 13;
+  default: return type_is_integer(t) ? 1 : -1;
+  }
+}
+
 CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
   if (strncmp(name, "__builtin_", 10) && strncmp(name, "__atomic_", 9) && strncmp(name, "__sync_", 7)) return NULL;
   if (!strcmp(name, "__builtin_va_arg")) {
@@ -276,6 +296,12 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     CExpr *b = parse_assign(p);
     expect(p, ")");
     return c ? a : b;
+  }
+  if (!strcmp(name, "__builtin_classify_type")) {
+    expect(p, "(");
+    CExpr *e = parse_assign(p);
+    expect(p, ")");
+    return new_int(classify_type(e->type), ty_int, pos);
   }
   if (!strcmp(name, "__builtin_constant_p")) {
     expect(p, "(");

@@ -220,6 +220,11 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
     /* an anonymous struct/union member */
     if (is_punct(tok(p), ";") && (type_unqual(ds.type)->kind == TY_STRUCT || type_unqual(ds.type)->kind == TY_UNION)) {
       next(p);
+      if (!type_is_complete(ds.type)) {
+        /* also what keeps a struct from containing itself */
+        perror_at(p, spos, "anonymous member has incomplete type");
+        continue;
+      }
       CMember *m = c_alloc(sizeof *m);
       m->type = ds.type;
       m->bit_width = -1;
@@ -232,8 +237,9 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
       const char *name = NULL;
       CPos pos = tok(p)->pos;
       Attrs ma = ds.attrs;
-      CType *mt = ds.type;
-      if (!is_punct(tok(p), ":")) mt = parse_declarator(p, ds.type, &name, &pos, &ma);
+      CType *base = ds.type ? ds.type : ty_int; /* no type specifier: int, as gcc (with a warning) */
+      CType *mt = base;
+      if (!is_punct(tok(p), ":")) mt = parse_declarator(p, base, &name, &pos, &ma);
       CMember *m = c_alloc(sizeof *m);
       m->name = name;
       m->pos = pos;
@@ -242,8 +248,9 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
         int64_t w = parse_const_int(p);
         if (!type_is_integer(mt)) perror_at(p, pos, "bit-field '%s' has invalid type", name ? name : "<anonymous>");
         if (w < 0 || w > type_unqual(mt)->size * 8) {
-          perror_at(p, pos, "width of '%s' exceeds its type", name ? name : "<anonymous>");
-          w = 0;
+          perror_at(p, pos, w < 0 ? "negative width in bit-field '%s'" : "width of '%s' exceeds its type",
+                    name ? name : "<anonymous>");
+          w = 1; /* reported once: not also as a zero width */
         }
         if (w == 0 && name) perror_at(p, pos, "zero width for bit-field '%s'", name);
         m->bit_width = (int)w;
@@ -296,6 +303,12 @@ static CType *struct_spec(Parser *p, CTypeKind kind) {
   CType *t = NULL;
   if (tag) {
     Tag *g = tag_find(p, tag, true);
+    if (g && g->type->being_defined) {
+      /* the fresh type below is not entered as the tag: a struct must never contain itself */
+      perror_at(p, pos, "nested redefinition of '%s %s'", kind == TY_STRUCT ? "struct" : "union", tag);
+      g = NULL;
+      tag = NULL;
+    }
     if (g && type_unqual(g->type)->kind == kind && !g->type->complete) t = g->type;
     else if (g && g->type->complete) perror_at(p, pos, "redefinition of '%s %s'", kind == TY_STRUCT ? "struct" : "union", tag);
   }
@@ -304,7 +317,10 @@ static CType *struct_spec(Parser *p, CTypeKind kind) {
     if (tag) tag_add(p, tag, t);
   }
   if (a.aligned) t->align = a.aligned;
-  return struct_body(p, t, &a);
+  t->being_defined = true;
+  CType *r = struct_body(p, t, &a);
+  t->being_defined = false;
+  return r;
 }
 
 static CType *enum_spec(Parser *p) {
@@ -600,6 +616,11 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     expect(p, ")");
     return head.next;
   }
+  /* the prototype scope: a parameter is visible in the declarators after it
+   * (int f(int n, int a[n])) */
+  scope_push(p);
+  PScope *proto = p->scope;
+  p->param_depth++;
   while (!at_eof(p)) {
     if (accept(p, "...")) {
       *variadic = true;
@@ -611,15 +632,40 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     const char *name = NULL;
     Attrs a = ds.attrs;
     CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
+    parse_attributes(p, &a); /* char *argv[] __attribute__((unused)) */
     CType *u = type_unqual(t);
     if (u->kind == TY_ARRAY) t = type_qualified(type_ptr(u->base), t->quals);
     else if (u->kind == TY_FUNC) t = type_ptr(t);
+    /* the outermost array length decays away; a variable length further in
+     * would need the parameter's value in the body's types */
+    for (CType *b = type_unqual(t); b && (b->kind == TY_PTR || b->kind == TY_ARRAY); b = type_unqual(b->base))
+      if (b->kind == TY_ARRAY && b->vla_len) {
+        perror_at(p, pos, "variable length array parameters with a variable inner dimension are not supported by kitcc yet");
+        break;
+      }
     CParam *q = c_alloc(sizeof *q);
     q->name = name;
     q->type = t;
     q->pos = pos;
     tail = tail->next = q;
+    if (name) {
+      CObj *o = c_alloc(sizeof *o);
+      o->name = name;
+      o->type = t;
+      o->pos = pos;
+      o->is_local = o->is_param = true;
+      scope_add(p, name, SYM_OBJ)->obj = o;
+    }
     if (!accept(p, ",")) break;
+  }
+  p->param_depth--;
+  scope_pop(p);
+  /* tags declared in a parameter list stay visible after it (kitcc's rule so far) */
+  if (proto->tags) {
+    Tag *last = proto->tags;
+    while (last->next) last = last->next;
+    last->next = p->scope->tags;
+    p->scope->tags = proto->tags;
   }
   expect(p, ")");
   return head.next;
@@ -655,6 +701,11 @@ static CType *array_suffix(Parser *p, CType *t) {
     return type_array(t, n);
   }
   if (!type_is_integer(len->type)) perror_at(p, pos, "size of array has non-integer type");
+  if (p->param_depth > 0) {
+    /* [n] of a parameter: decays to a pointer (param_list rejects inner ones);
+     * the length's side effects are not evaluated */
+    return type_vla(t, len);
+  }
   if (!p->fn) {
     perror_at(p, pos, "variably modified array at file scope");
     return type_array(t, 1);

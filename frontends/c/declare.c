@@ -118,7 +118,9 @@ static void parse_kr_params(Parser *p, CType *ft) {
     CPos pos = tok(p)->pos;
     if (!parse_declspec(p, &ds, true)) {
       perror_at(p, pos, "expected declaration specifiers before '%s'", tok(p)->text);
+      size_t at = p->pos;
       skip_to(p, ";");
+      if (p->pos == at) next(p); /* skip_to stops before a '}': always make progress */
       continue;
     }
     do {

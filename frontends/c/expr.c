@@ -637,11 +637,20 @@ static CExpr *parse_unary(Parser *p) {
 
 /* ---- postfix and primary --------------------------------------------------------- */
 
+/* what a bad operand becomes after its error: an int lvalue, so that the
+ * expression around it reports nothing more */
+static CExpr *error_operand(CPos pos) {
+  CExpr *e = new_int(0, ty_int, pos);
+  e->is_lvalue = true;
+  return e;
+}
+
 static CExpr *member_access(Parser *p, CExpr *base, const char *name, CPos pos) {
   CType *t = type_unqual(base->type);
+  if (!name) return error_operand(pos); /* no member name after '.' or '->': already reported */
   if (t->kind != TY_STRUCT && t->kind != TY_UNION) {
     perror_at(p, pos, "request for member '%s' in something not a structure or union", name ? name : "?");
-    return base;
+    return error_operand(pos);
   }
   if (!t->complete) {
     perror_at(p, pos, "invalid use of incomplete type");
@@ -667,8 +676,10 @@ static CExpr *member_access(Parser *p, CExpr *base, const char *name, CPos pos) 
       }
     }
   }
-  perror_at(p, pos, "'%s' has no member named '%s'", t->tag ? t->tag : "struct", name ? name : "?");
-  return base;
+  char spelled[256];
+  type_spell(t, spelled, sizeof spelled);
+  perror_at(p, pos, "'%s' has no member named '%s'", spelled, name ? name : "?");
+  return error_operand(pos);
 }
 
 static CExpr *subscript(Parser *p, CExpr *a, CExpr *i, CPos pos) {
@@ -700,6 +711,9 @@ static CExpr *identifier(Parser *p, PTok *t) {
       return new_int(0, ty_int, pos);
     }
     CObj *o = y->obj;
+    /* like gcc in its GNU modes, a call of the declared library alloca is the builtin */
+    if (o->is_function && !strcmp(name, "alloca") && is_punct(tok(p), "("))
+      return parse_builtin_call(p, "__builtin_alloca", pos);
     o->is_referenced = true;
     CExpr *e = new_expr(EX_VAR, o->type, pos);
     e->obj = o;
@@ -717,7 +731,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
   }
   if (is_punct(tok(p), "(")) {
     /* an implicit declaration: int name() (gcc: a warning in C99 and later) */
-    CExpr *b = parse_builtin_call(p, name, pos);
+    CExpr *b = parse_builtin_call(p, !strcmp(name, "alloca") ? "__builtin_alloca" : name, pos);
     if (b) return b;
     CType *proto = libc_prototype(name);
     if (!proto) {
@@ -772,7 +786,9 @@ static CExpr *generic_selection(Parser *p, CPos pos) {
   expect(p, ")");
   if (!chosen) chosen = dflt;
   if (!chosen) {
-    perror_at(p, pos, "'_Generic' selector of type '%s' is not compatible with any association", "?");
+    char spelled[256];
+    type_spell(ct, spelled, sizeof spelled);
+    perror_at(p, pos, "'_Generic' selector of type '%s' is not compatible with any association", spelled);
     return new_int(0, ty_int, pos);
   }
   return chosen;
@@ -899,19 +915,24 @@ static CExpr *postfix_ops(Parser *p, CExpr *e) {
       CExprList *args = parse_args(p);
       e = finish_call(p, e, args, pos);
     } else if (accept(p, ".")) {
+      CPos name_pos = tok(p)->pos;
       const char *name = ident(p);
       e = member_access(p, e, name, pos);
+      e->name_pos = name_pos;
     } else if (accept(p, "->")) {
       CExpr *b = rvalue(p, e);
       CType *u = type_unqual(b->type);
       if (u->kind != TY_PTR) {
         perror_at(p, pos, "invalid type argument of '->'");
         ident(p);
+        e = error_operand(pos);
         continue;
       }
       CExpr *d = unary(EX_DEREF, b, u->base, pos);
       d->is_lvalue = true;
+      CPos name_pos = tok(p)->pos;
       e = member_access(p, d, ident(p), pos);
+      e->name_pos = name_pos;
     } else if (accept(p, "++")) {
       e = incdec(p, EX_POSTINC, e, pos);
     } else if (accept(p, "--")) {

@@ -248,7 +248,18 @@ static int64_t init_obj(Parser *p, Init *I, CType *t, int64_t off, CMember *bf) 
       }
       p->pos = save;
     }
-    return init_members(p, I, t, off, false);
+    /* elision descends without consuming anything: a struct that (after an
+     * earlier error) contains itself would recurse forever */
+    static int elision_depth;
+    if (elision_depth > 64) {
+      perror_at(p, tok(p)->pos, "initializer nesting too deep");
+      if (!at_eof(p)) next(p);
+      return 1;
+    }
+    elision_depth++;
+    int64_t n = init_members(p, I, t, off, false);
+    elision_depth--;
+    return n;
   }
   CExpr *e = parse_assign(p);
   add_item(I, off, t, bf, assign_convert(p, e, t, "initialization"));

@@ -11,6 +11,7 @@
 
 #include "cc.h"
 #include "kit/cg_exec.h"
+#include "kit/passes.h"
 
 typedef struct StrVec {
   const char **v;
@@ -41,6 +42,7 @@ typedef struct Options {
   /* dependency files */
   bool md, mmd, mp, m_only, mm_only;
   const char *mf, *mt;
+  KitPassOptions san;    /* -fsanitize= family (passes/pipeline.c) */
 } Options;
 
 static void usage(void) {
@@ -48,7 +50,7 @@ static void usage(void) {
        "  -c -S -E -o FILE -O0..3 -Os -g -I DIR -D NAME[=V] -U NAME -include FILE\n"
        "  -std=c99|c11|c17|gnu99|gnu11|gnu17 -fPIC -shared -static -l LIB -L DIR -Wl,...\n"
        "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm\n"
-       "  -fsanitize=... is accepted once the sanitizer passes exist (see README)");
+       "  -fsanitize=address[,...] -fsanitize-recover=address (UBSan and coverage names are parsed)");
 }
 
 static bool has_suffix(const char *s, const char *suf) {
@@ -70,6 +72,7 @@ static void parse_args(int argc, char **argv, Options *o) {
   o->std_version = 201710;
   o->gnu = true;
   o->pic = true; /* Debian's gcc builds PIE by default; kitcc's objects must link the same way */
+  kit_pass_options_init(&o->san);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-' || !strcmp(a, "-")) {
@@ -142,6 +145,12 @@ static void parse_args(int argc, char **argv, Options *o) {
       push(&o->link_args, a);
       if (!strcmp(a, "-Xlinker") && i + 1 < argc) push(&o->link_args, argv[++i]);
       if (!strcmp(a, "-pthread")) push(&o->defines, "_REENTRANT");
+    } else if (!strncmp(a, "-fsanitize", 10) || !strncmp(a, "-fno-sanitize", 13)) {
+      char err[256];
+      if (kit_sanitize_parse_arg(&o->san, a, err, sizeof err) < 0) {
+        fprintf(stderr, "kitcc: error: %s\n", err);
+        exit(1);
+      }
     } else if (!strncmp(a, "-f", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-pipe") || !strcmp(a, "-pedantic") ||
                !strncmp(a, "-pedantic", 9) || !strcmp(a, "-s")) {
       /* code generation and target flags build systems pass: accepted */
@@ -289,6 +298,7 @@ static int compile(const Options *o, const char *src, const char *out) {
     rc = 1;
     goto done;
   }
+  if (o->san.sanitize || o->san.coverage) kit_passes_run(m, &o->san);
   if (o->emit_cg) {
     /* printed before verification so that broken CG can be looked at */
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -323,12 +333,63 @@ done:
   return rc;
 }
 
+/* -fsanitize=undefined (checks that call the runtime, not trap) or
+ * -fsanitize-coverage= in an executable's link: libkit_ubsan.a or libkit_cov.a
+ * from bin/../lib, as for ASan's */
+static void push_runtime_lib(StrVec *link, const char *name, const char *exported) {
+  char lib[4096];
+  ssize_t n = readlink("/proc/self/exe", lib, sizeof lib - 32);
+  if (n <= 0) n = 0;
+  lib[n] = 0;
+  for (int k = 0; k < 2; k++) {
+    char *slash = strrchr(lib, '/');
+    if (slash) *slash = 0;
+  }
+  strcat(lib, "/lib/");
+  strcat(lib, name);
+  /* whole: instrumented shared libraries find the entry points in the
+   * executable even when the executable itself calls none of them */
+  push(link, "-Wl,--whole-archive");
+  push(link, strdup(lib));
+  push(link, "-Wl,--no-whole-archive");
+  push(link, exported);
+  push(link, "-ldl");
+  push(link, "-lpthread");
+}
+
+/* -fsanitize=address in an executable's link: the runtime (build tree: bin/../lib,
+ * install: bin/../lib) whole, so its malloc and constructors win, its libraries,
+ * and its entry points exported for instrumented shared libraries */
+static void push_asan_runtime(StrVec *link) {
+  static char lib[4096];
+  ssize_t n = readlink("/proc/self/exe", lib, sizeof lib - 32);
+  if (n <= 0) n = 0;
+  lib[n] = 0;
+  char *slash = strrchr(lib, '/');
+  if (slash) *slash = 0;
+  slash = strrchr(lib, '/');
+  if (slash) *slash = 0;
+  strcat(lib, "/lib/libkit_asan.a");
+  static const char *const args[] = {"-Wl,--whole-archive", NULL, "-Wl,--no-whole-archive",
+                                     "-Wl,--export-dynamic-symbol=__asan_*", "-Wl,--export-dynamic-symbol=__lsan_*",
+                                     "-Wl,--export-dynamic-symbol=__sanitizer_*", "-ldwarf", "-lelf", "-lz",
+                                     "-lunwind", "-ldl", "-lpthread"};
+  for (size_t i = 0; i < sizeof args / sizeof *args; i++) push(link, args[i] ? args[i] : lib);
+}
+
 int main(int argc, char **argv) {
   Options o = {0};
   parse_args(argc, argv, &o);
   if (!o.inputs.n) {
     fprintf(stderr, "kitcc: fatal error: no input files\n");
     return 1;
+  }
+  uint64_t unimpl = kit_passes_unimplemented(&o.san);
+  if (unimpl && !o.no_warnings) {
+    fprintf(stderr, "kitcc: warning: -fsanitize: not instrumented yet:");
+    for (int b = 0; b < 64; b++)
+      if (unimpl & (1ull << b)) fprintf(stderr, " %s", kit_sanitize_name(1ull << b));
+    fprintf(stderr, "\n");
   }
   bool stop_early = o.compile_only || o.asm_only || o.preprocess_only || o.emit_cg || o.emit_llvm || o.m_only || o.mm_only;
   if (stop_early && o.output && o.c_inputs.n > 1) {
@@ -368,6 +429,12 @@ int main(int argc, char **argv) {
   }
   if (!rc && !stop_early) {
     for (size_t i = 0; i < o.link_args.n; i++) push(&link, o.link_args.v[i]);
+    bool shared = false;
+    for (size_t i = 0; i < o.link_args.n; i++) shared |= !strcmp(o.link_args.v[i], "-shared");
+    if ((o.san.sanitize & KIT_SAN_ADDRESS) && !shared) push_asan_runtime(&link);
+    if ((o.san.sanitize & KIT_SAN_UB_ALL & ~o.san.trap) && !shared) push_runtime_lib(&link, "libkit_ubsan.a", "-Wl,--export-dynamic-symbol=__kit_ubsan_*");
+    /* the default coverage callbacks (weak: the program's own win) and the .sancov writer */
+    if (o.san.coverage && !shared) push_runtime_lib(&link, "libkit_cov.a", "-Wl,--export-dynamic-symbol=__sanitizer_cov_*");
     if (o.output) {
       push(&link, "-o");
       push(&link, o.output);

@@ -9,6 +9,12 @@
 
 static const char *sym_name(CObj *o) { return o->asm_name ? o->asm_name : o->name; }
 
+/* the module string naming the file of a source position */
+static uint32_t pos_file(Lower *L, CPos pos) {
+  const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, pos.file) : NULL;
+  return file ? kit_cg_str(L->m, file) : L->file_str;
+}
+
 void lower_set_loc(Lower *L, CPos pos) {
   if (!pos.line) return;
   const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, pos.file) : NULL;
@@ -149,7 +155,7 @@ static void lower_global(Lower *L, CObj *o) {
   g->is_const = (t->quals & Q_CONST) && !(t->quals & Q_VOLATILE);
   L->m->syms[s].defined = true;
   if (o->section) g->section = kit_cg_str(L->m, o->section);
-  g->loc.file = L->file_str;
+  g->loc.file = pos_file(L, o->pos);
   g->loc.line = o->pos.line;
   g->loc.col = o->pos.col;
   if (o->init) lower_global_init(L, o, g);
@@ -197,7 +203,7 @@ static void lower_function(Lower *L, CObj *o) {
   L->tg = (Targets){0};
   L->cur_switch = NULL;
   abi_classify(o->type, NULL, 0, &L->sig);
-  f->loc.file = L->file_str;
+  f->loc.file = pos_file(L, o->pos);
   f->loc.line = o->pos.line;
   f->loc.col = o->pos.col;
   kit_cg_builder_init(&L->b, L->m, f);
@@ -220,7 +226,7 @@ static void lower_function(Lower *L, CObj *o) {
     uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(align ? align : 1),
                                    kit_cg_str(L->m, v->name ? v->name : ""));
     f->stack[so].escapes = v->address_taken || !type_is_scalar(v->type);
-    f->stack[so].loc = (KitCgLoc){L->file_str, v->pos.line, v->pos.col, 0};
+    f->stack[so].loc = (KitCgLoc){pos_file(L, v->pos), v->pos.line, v->pos.col, 0};
     f->stack[so].tydesc = lower_tydesc(L, v->type);
     v->cg = (void *)(uintptr_t)kit_cg_stackaddr(&L->b, so);
     v->cg_slot = so + 1;
@@ -263,28 +269,35 @@ KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   L.file_str = kit_cg_str(L.m, u->main_file ? u->main_file : "");
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
-    if (o->storage == SC_TYPEDEF) continue;
-    if (o->alias_target) continue;
-    if (o->is_function) {
-      if (o->body)
-        lower_function(&L, o);
-      else
-        lower_obj_sym(&L, o);
-    } else {
-      lower_global(&L, o);
-    }
+    if (o->storage == SC_TYPEDEF || o->alias_target || o->is_function) continue;
+    lower_global(&L, o);
   }
-  /* aliases last: their targets exist by now */
+  /* aliases before the function bodies, which may use them by name; a
+   * function target is declared here and defined below */
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
     if (!o->alias_target) continue;
     KitCgSym target = kit_cg_sym_find(L.m, o->alias_target);
+    for (CObjList *t = u->objs; target == UINT32_MAX && t; t = t->next)
+      if (t->obj->is_function && !t->obj->alias_target && !strcmp(t->obj->name, o->alias_target))
+        target = lower_obj_sym(&L, t->obj);
     if (target == UINT32_MAX) {
       c_error(diag, o->pos, "alias '%s' refers to an undefined symbol '%s'", o->name, o->alias_target);
       continue;
     }
     KitCgSym s = kit_cg_alias_new(L.m, sym_name(o), target);
-    if (s != UINT32_MAX) set_symbol_attrs(&L, o, s);
+    if (s != UINT32_MAX) {
+      set_symbol_attrs(&L, o, s);
+      o->cg = (void *)(uintptr_t)(s + 1); /* uses of the alias name this symbol */
+    }
+  }
+  for (CObjList *l = u->objs; l; l = l->next) {
+    CObj *o = l->obj;
+    if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function) continue;
+    if (o->body)
+      lower_function(&L, o);
+    else
+      lower_obj_sym(&L, o);
   }
   if (diag->errors) {
     kit_cg_module_free(L.m);

@@ -95,6 +95,8 @@ void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile
 KitCgVal lower_i64(Lower *L, int64_t v);
 KitCgVal lower_vla_size(Lower *L, CType *t);          /* byte size of a (VLA) type as i64 */
 uint32_t lower_tydesc(Lower *L, CType *t);
+uint32_t lower_ub_tydesc(Lower *L, CType *t, bool rvalue); /* UBSan's spelling, see lower_expr.c */
+CPos lower_ub_loc(CExpr *e, bool begin);
 
 /* lower_stmt.c */
 void lower_stmt(Lower *L, CStmt *s);

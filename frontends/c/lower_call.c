@@ -113,8 +113,9 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     r = kit_cg_call(&L->b, lower_obj_sym(L, direct), rt, cg, n);
   }
   KitCgInst *call = last_inst(L);
-  if (callee && any_attrs) {
-    /* an indirect or unprototyped call: the call site carries the ABI attributes */
+  if ((callee || ft->variadic) && any_attrs) {
+    /* an indirect, unprototyped or variadic call: the callee's declaration
+     * cannot say how the (extra) arguments are passed, the call site does */
     call->argattrs = kit_cg_alloc(L->m, sizeof(KitCgParam) * (n + 1));
     memcpy(call->argattrs, attrs, sizeof(KitCgParam) * n);
   }
@@ -373,8 +374,11 @@ static KitCgVal bit_builtin(Lower *L, CExpr *e) {
   KitCgType ct = kit_cg_val_type(L->f, v);
   KitCgVal r;
   switch (e->builtin) {
-  case BI_CLZ: r = kit_cg_unop(&L->b, KIT_CG_OP_CLZ, v); break;
-  case BI_CTZ: r = kit_cg_unop(&L->b, KIT_CG_OP_CTZ, v); break;
+  case BI_CLZ: case BI_CTZ:
+    r = kit_cg_unop(&L->b, e->builtin == BI_CLZ ? KIT_CG_OP_CLZ : KIT_CG_OP_CTZ, v);
+    /* a tydesc marks the C builtin, whose zero argument is UB (UBSan's builtin check) */
+    L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].tydesc = lower_ub_tydesc(L, x->type, true);
+    break;
   case BI_POPCOUNT: r = kit_cg_unop(&L->b, KIT_CG_OP_POPCNT, v); break;
   case BI_PARITY:
     r = kit_cg_binop(&L->b, KIT_CG_OP_AND, kit_cg_unop(&L->b, KIT_CG_OP_POPCNT, v), kit_cg_iconst(&L->b, ct, 1));
@@ -420,7 +424,9 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
     return lower_convert(L, v, arg(e, 0)->type, e->type);
   }
   case BI_UNREACHABLE: case BI_TRAP:
-    kit_cg_emit(&L->b, e->builtin == BI_TRAP ? KIT_CG_OP_TRAP : KIT_CG_OP_UNREACHABLE, KIT_CG_VOID, NULL, 0);
+    /* a tydesc on UNREACHABLE says the program asserted it (UBSan's unreachable check) */
+    kit_cg_emit(&L->b, e->builtin == BI_TRAP ? KIT_CG_OP_TRAP : KIT_CG_OP_UNREACHABLE, KIT_CG_VOID, NULL, 0)->tydesc =
+        e->builtin == BI_TRAP ? 0 : lower_tydesc(L, ty_void);
     lower_start_block(L, lower_new_block(L));
     return 0;
   case BI_BSWAP16: case BI_BSWAP32: case BI_BSWAP64:

@@ -10,6 +10,8 @@
 
 KitCgVal lower_i64(Lower *L, int64_t v) { return kit_cg_iconst(&L->b, KIT_CG_I64, (uint64_t)v); }
 
+static KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
+
 uint32_t lower_tydesc(Lower *L, CType *t) {
   char name[256];
   type_spell(t, name, sizeof name);
@@ -22,6 +24,47 @@ uint32_t lower_tydesc(Lower *L, CType *t) {
   if (u->kind == TY_LDOUBLE) bits = 80;
   if (u->kind == TY_BOOL) bits = 1;
   return kit_cg_tydesc(L->m, name, kind, type_is_signed(u), bits);
+}
+
+/* The type descriptor UBSan prints, spelled as clang spells it: a typedef as
+ * "name' (aka 'type" (the runtime adds the outer quotes); rvalues (arithmetic
+ * results) without qualifiers, lvalue accesses with them. */
+uint32_t lower_ub_tydesc(Lower *L, CType *t, bool rvalue) {
+  uint32_t id = lower_tydesc(L, t);
+  CType copy = *t;
+  if (rvalue) copy.quals = 0;
+  CType *u = type_unqual(t);
+  if (!rvalue && !t->typedef_name) return id;
+  char name[256], canon[256], full[600];
+  type_spell(&copy, name, sizeof name);
+  if (t->typedef_name && t != u) {
+    CType cu = *u;
+    cu.quals = copy.quals;
+    type_spell(&cu, canon, sizeof canon);
+    snprintf(full, sizeof full, "%s' (aka '%s", name, canon);
+  } else {
+    snprintf(full, sizeof full, "%s", name);
+  }
+  KitCgTyDesc *d = &L->m->tydescs[id];
+  return kit_cg_tydesc(L->m, full, (KitCgTyKind)d->kind, d->is_signed, d->bits);
+}
+
+/* Where clang's UBSan reports an expression: a subscript at its base, an
+ * array at its name, other expressions at their operator; begin: at the
+ * expression's first token for member accesses too (bounds checks). */
+CPos lower_ub_loc(CExpr *e, bool begin) {
+  for (;;) {
+    if (e->kind == EX_DECAY || (e->kind == EX_CAST && e->implicit) || (begin && e->kind == EX_MEMBER && e->lhs)) {
+      e = e->lhs;
+    } else if (e->kind == EX_DEREF && e->lhs && e->lhs->kind == EX_PTRADD && e->lhs->pos.line == e->pos.line &&
+               e->lhs->pos.col == e->pos.col && e->lhs->lhs) {
+      e = e->lhs->lhs; /* a[i]: the parser gives the deref and the add the '[' position */
+    } else if (!begin && e->kind == EX_MEMBER && e->name_pos.line) {
+      return e->name_pos;
+    } else {
+      return e->pos;
+    }
+  }
 }
 
 static bool is_aggr(CType *t) {
@@ -49,7 +92,7 @@ KitCgVal lower_load(Lower *L, KitCgVal addr, CType *t, bool is_volatile) {
   KitCgVal v = kit_cg_load(&L->b, ct, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
   KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
   if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
-  in->tydesc = lower_tydesc(L, t);
+  in->tydesc = lower_ub_tydesc(L, t, false);
   return v;
 }
 
@@ -62,7 +105,7 @@ void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile
   kit_cg_store(&L->b, v, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
   KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
   if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
-  in->tydesc = lower_tydesc(L, t);
+  in->tydesc = lower_ub_tydesc(L, t, false);
 }
 
 /* ---- conversions ---------------------------------------------------------------- */
@@ -104,7 +147,10 @@ KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
     return kit_cg_conv(&L->b, kit_cg_type_bits(fc) < kit_cg_type_bits(tc) ? KIT_CG_OP_FPEXT : KIT_CG_OP_FPTRUNC, tc, v);
   if (kit_cg_type_is_float(fc)) {
     if (tc == KIT_CG_PTR) return kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, tc, kit_cg_conv(&L->b, KIT_CG_OP_FPTOSI, KIT_CG_I64, v));
-    return kit_cg_conv(&L->b, type_is_signed(t) ? KIT_CG_OP_FPTOSI : KIT_CG_OP_FPTOUI, tc, v);
+    KitCgVal r = kit_cg_conv(&L->b, type_is_signed(t) ? KIT_CG_OP_FPTOSI : KIT_CG_OP_FPTOUI, tc, v);
+    /* UBSan float-cast-overflow: the C type converted to */
+    L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].tydesc = lower_ub_tydesc(L, to, true);
+    return r;
   }
   if (kit_cg_type_is_float(tc)) {
     if (fc == KIT_CG_PTR) v = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
@@ -117,9 +163,34 @@ KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
 
 /* ---- lvalues (with bitfields) ------------------------------------------------------ */
 
+/* the alignment a member access may assume: packed structs lower it (UBSan's
+ * alignment check and LLVM both take it from the access) */
+static int64_t lvalue_align(CExpr *e) {
+  int64_t a = type_unqual(e->type)->align;
+  for (; e->kind == EX_MEMBER && e->member; e = e->lhs) {
+    if (e->member->align > 0 && e->member->align < a) a = e->member->align;
+    if (type_unqual(e->lhs->type)->kind == TY_PTR) {
+      int64_t pa = type_unqual(type_unqual(e->lhs->type)->base)->align;
+      if (pa > 0 && pa < a) a = pa;
+      break;
+    }
+  }
+  return a;
+}
+
+static void lower_access_align(Lower *L, LValue *lv) {
+  if (!lv->align || is_aggr(lv->type)) return;
+  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  if ((in->op == KIT_CG_OP_LOAD || in->op == KIT_CG_OP_STORE) && in->imm > lv->align) in->imm = lv->align;
+}
+
 LValue lower_lvalue(Lower *L, CExpr *e) {
   LValue lv = {0};
   lv.type = e->type;
+  if (e->kind == EX_MEMBER) {
+    int64_t a = lvalue_align(e);
+    if (a > 0 && a < type_unqual(e->type)->align) lv.align = (uint32_t)a;
+  }
   lv.is_volatile = (e->type->quals & Q_VOLATILE) != 0;
   if (e->kind == EX_MEMBER && e->member->bit_width >= 0) {
     KitCgVal base = lower_addr(L, e->lhs);
@@ -144,7 +215,11 @@ static KitCgType bf_unit(const CMember *m, int *shift) {
 }
 
 KitCgVal lv_load(Lower *L, LValue *lv) {
-  if (!lv->bf) return lower_load(L, lv->addr, lv->type, lv->is_volatile);
+  if (!lv->bf) {
+    KitCgVal v = lower_load(L, lv->addr, lv->type, lv->is_volatile);
+    lower_access_align(L, lv);
+    return v;
+  }
   int shift;
   KitCgType ut = bf_unit(lv->bf, &shift);
   KitCgVal u = kit_cg_load(&L->b, ut, lv->addr, 1, KIT_CG_PROGRAM);
@@ -162,6 +237,7 @@ KitCgVal lv_load(Lower *L, LValue *lv) {
 KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v) {
   if (!lv->bf) {
     lower_store(L, v, lv->addr, lv->type, lv->is_volatile);
+    lower_access_align(L, lv);
     return v;
   }
   int shift;
@@ -201,6 +277,16 @@ KitCgVal lower_addr(Lower *L, CExpr *e) {
     return lower_expr(L, e->lhs);
   case EX_MEMBER: {
     KitCgVal base = lower_addr(L, e->lhs);
+    if (e->lhs->kind == EX_DEREF) {
+      /* p->m: a PTRADD (even by 0) with the struct's tydesc, kind OTHER, and its
+       * alignment is UBSan's "member access within" fact about p */
+      lower_set_loc(L, lower_ub_loc(e, false));
+      KitCgVal r = kit_cg_ptradd(&L->b, base, lower_i64(L, e->member->offset));
+      uint32_t td = lower_ub_tydesc(L, e->lhs->type, false);
+      L->m->tydescs[td].align = (uint32_t)type_unqual(e->lhs->type)->align;
+      last_inst(L)->tydesc = td;
+      return r;
+    }
     return e->member->offset ? kit_cg_ptradd(&L->b, base, lower_i64(L, e->member->offset)) : base;
   }
   case EX_STRING:
@@ -258,19 +344,22 @@ static KitCgOp float_op(CExprKind k) {
   }
 }
 
-static KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
 
 /* a binary arithmetic op on values already in type t; pos for UBSan */
 KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type) {
   CType *u = type_unqual(t);
-  if (type_is_float(u)) return kit_cg_binop(&L->b, float_op(k), a, b);
+  if (type_is_float(u)) {
+    KitCgVal r = kit_cg_binop(&L->b, float_op(k), a, b);
+    if (k == EX_DIV) last_inst(L)->tydesc = lower_ub_tydesc(L, t, true); /* float-divide-by-zero */
+    return r;
+  }
   bool sgn = type_is_signed(u);
   if (k == EX_SHL || k == EX_SHR) b = int_resize(L, b, kit_cg_val_type(L->f, a), rhs_type && type_is_signed(rhs_type));
   KitCgVal r = kit_cg_binop(&L->b, int_op(k, sgn), a, b);
   KitCgInst *in = last_inst(L);
   if (sgn && (k == EX_ADD || k == EX_SUB || k == EX_MUL)) in->flags |= KIT_CG_F_NSW;
   if (k == EX_SHL || k == EX_SHR) in->flags |= KIT_CG_F_SHIFT_INRANGE;
-  in->tydesc = lower_tydesc(L, t);
+  in->tydesc = lower_ub_tydesc(L, t, true);
   return r;
 }
 
@@ -407,7 +496,7 @@ static KitCgVal incdec(Lower *L, CExpr *e) {
     nv = kit_cg_binop(&L->b, inc ? KIT_CG_OP_ADD : KIT_CG_OP_SUB, old, kit_cg_iconst(&L->b, ct, 1));
     /* char/short ++ happens in int and converts back: no UB; int and wider can overflow */
     if (type_is_signed(t) && type_rank(t) >= type_rank(ty_int)) last_inst(L)->flags |= KIT_CG_F_NSW;
-    last_inst(L)->tydesc = lower_tydesc(L, t);
+    last_inst(L)->tydesc = lower_ub_tydesc(L, e->lhs->type, true);
   }
   KitCgVal stored = lv_store(L, &lv, nv);
   bool post = e->kind == EX_POSTINC || e->kind == EX_POSTDEC;
@@ -416,8 +505,10 @@ static KitCgVal incdec(Lower *L, CExpr *e) {
 
 static KitCgVal opassign(Lower *L, CExpr *e) {
   LValue lv = lower_lvalue(L, e->lhs);
-  KitCgVal old = lv_load(L, &lv);
+  /* the right operand first, then the old value: gcc's order, which programs
+   * observe when the right side writes the left (x |= f() where f sets x) */
   KitCgVal rhs = lower_expr(L, e->rhs);
+  KitCgVal old = lv_load(L, &lv);
   lower_set_loc(L, e->pos);
   KitCgVal nv;
   if (e->op == EX_PTRADD || e->op == EX_PTRSUB) {
@@ -460,7 +551,9 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
   abi_classify(&fn, NULL, 0, &sig);
   AbiArg *a = &sig.params[0];
   int64_t size = u->size > 0 ? u->size : 8;
-  if (a->kind == ABI_MEMORY || a->kind == ABI_IGNORE || a->cg[0] == KIT_CG_F80)
+  /* an empty struct is not passed at all (gcc): va_arg consumes nothing */
+  if (a->kind == ABI_IGNORE) return kit_cg_stackaddr(&L->b, kit_cg_stack_new(L->m, L->f, 1, 1, 0));
+  if (a->kind == ABI_MEMORY || a->cg[0] == KIT_CG_F80)
     return va_overflow(L, ap, size, u->align);
   int ngp = 0, nsse = 0;
   for (int k = 0; k < a->n; k++) {
@@ -535,6 +628,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_DEREF:
   case EX_MEMBER: {
     LValue lv = lower_lvalue(L, e);
+    lower_set_loc(L, lower_ub_loc(e, false)); /* the access, where UBSan reports it */
     return lv_load(L, &lv);
   }
   case EX_ADDR:
@@ -545,10 +639,11 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return kit_cg_iconst(&L->b, KIT_CG_PTR, 0);
   case EX_NEG: {
     KitCgVal v = lower_expr(L, e->lhs);
+    lower_set_loc(L, e->pos);
     if (type_is_float(e->type)) return kit_cg_unop(&L->b, KIT_CG_OP_FNEG, v);
     KitCgVal r = kit_cg_binop(&L->b, KIT_CG_OP_SUB, kit_cg_iconst(&L->b, kit_cg_val_type(L->f, v), 0), v);
     if (type_is_signed(e->type)) last_inst(L)->flags |= KIT_CG_F_NSW;
-    last_inst(L)->tydesc = lower_tydesc(L, e->type);
+    last_inst(L)->tydesc = lower_ub_tydesc(L, e->type, true);
     return r;
   }
   case EX_BITNOT:
@@ -557,8 +652,11 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_cond(L, e->lhs)));
   case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC:
     return incdec(L, e);
-  case EX_CAST:
-    return lower_convert(L, lower_expr(L, e->lhs), e->lhs->type, e->type);
+  case EX_CAST: {
+    KitCgVal v = lower_expr(L, e->lhs);
+    lower_set_loc(L, e->pos); /* UBSan's float-cast-overflow reports the cast */
+    return lower_convert(L, v, e->lhs->type, e->type);
+  }
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
   case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR: {
     KitCgVal a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
@@ -577,10 +675,23 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     lower_set_loc(L, e->pos);
     if (e->kind == EX_PTRSUB) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
     KitCgVal r = kit_cg_ptradd(&L->b, p, off);
+    /* a tydesc marks C pointer arithmetic (UBSan's pointer-overflow), as opposed to
+     * the frontend's own address computations (members, va_arg) */
+    last_inst(L)->tydesc = lower_ub_tydesc(L, e->lhs->type, true);
     if (e->bound >= 0) {
       KitCgInst *in = last_inst(L);
       in->flags |= KIT_CG_F_BOUNDS;
       in->bound = e->bound;
+      /* UBSan names the array type ("int[10]") and reports at the array */
+      if (e->lhs->kind == EX_DECAY && e->lhs->lhs) {
+        in->tydesc = lower_ub_tydesc(L, e->lhs->lhs->type, true);
+        CPos at = lower_ub_loc(e->lhs->lhs, true);
+        in->loc.line = (uint32_t)at.line;
+        in->loc.col = (uint32_t)at.col;
+        /* clang-16 (-fstrict-flex-arrays=0) takes a struct's last array for a flexible one */
+        CExpr *arr = e->lhs->lhs;
+        if (arr->kind == EX_MEMBER && arr->member && !arr->member->next) in->flags &= (uint16_t)~KIT_CG_F_BOUNDS;
+      }
     }
     return r;
   }
@@ -596,7 +707,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_ASSIGN: {
     LValue lv = lower_lvalue(L, e->lhs);
     KitCgVal v = lower_expr(L, e->rhs);
-    lower_set_loc(L, e->pos);
+    lower_set_loc(L, lower_ub_loc(e->lhs, false)); /* the store, where UBSan reports it */
     KitCgVal r = lv_store(L, &lv, v);
     return is_aggr(e->type) ? lv.addr : r;
   }

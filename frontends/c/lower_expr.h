@@ -11,6 +11,7 @@ typedef struct LValue {
   CMember *bf;
   CType *type;
   bool is_volatile;
+  uint32_t align; /* a member's effective alignment when below its type's (packed), else 0 */
 } LValue;
 
 LValue lower_lvalue(Lower *L, CExpr *e);

@@ -104,6 +104,11 @@ void lower_runtime_init(Lower *L, CInit *init, KitCgVal addr) {
     KitCgVal v = lower_expr(L, it->expr);
     KitCgVal dst = it->offset ? kit_cg_ptradd(&L->b, addr, lower_i64(L, it->offset)) : addr;
     LValue lv = {.addr = dst, .bf = it->bitfield, .type = it->type};
+    /* a leaf of a packed struct may sit below its type's alignment: the object's
+     * alignment and the offset bound what the store may assume */
+    int64_t a = it_t->align > 0 ? it_t->align : 1, obj_align = t && t->align > 0 ? type_unqual(t)->align : a;
+    while (a > 1 && (it->offset % a || a > obj_align)) a /= 2;
+    if (a < it_t->align) lv.align = (uint32_t)a;
     lv_store(L, &lv, v);
   }
 }

@@ -45,10 +45,53 @@ static void lifetime(Lower *L, CObj *o, KitCgOp op) {
   kit_cg_emit(&L->b, op, KIT_CG_VOID, NULL, 0)->aux = o->cg_slot - 1;
 }
 
+/* Control that reaches a VLA's declaration again (a loop, a backward goto)
+ * has left the scope of every VLA allocated since it was first reached, as
+ * gcc does: restore the stack saved then, so loops do not grow it. The save
+ * lives in a slot that the entry block clears. */
+static void vla_reclaim(Lower *L) {
+  KitCgModule *m = L->m;
+  KitCgFunc *f = L->f;
+  uint32_t slot = kit_cg_stack_new(m, f, 8, 8, 0);
+  /* at the top of the entry block: slot = null */
+  KitCgVal zero = kit_cg_insert(m, f, 0, 0, KIT_CG_OP_CONST, KIT_CG_I64, NULL, 0)->id;
+  KitCgVal at = kit_cg_insert(m, f, 0, 1, KIT_CG_OP_STACKADDR, KIT_CG_PTR, NULL, 0)->id;
+  f->blocks[0].insts[1].aux = slot;
+  KitCgVal init[2] = {zero, at};
+  KitCgInst *st = kit_cg_insert(m, f, 0, 2, KIT_CG_OP_STORE, KIT_CG_VOID, init, 2);
+  st->imm = 8;
+  st->cls = KIT_CG_INTERNAL;
+  /* here: if (slot) stackrestore(slot); slot = stacksave() */
+  KitCgVal addr = kit_cg_stackaddr(&L->b, slot);
+  KitCgVal saved = kit_cg_load(&L->b, KIT_CG_I64, addr, 8, KIT_CG_INTERNAL);
+  KitCgVal again = kit_cg_cmp(&L->b, KIT_CG_NE, saved, lower_i64(L, 0));
+  KitCgBlkId restore = lower_new_block(L), cont = lower_new_block(L);
+  kit_cg_condbr(&L->b, again, restore, cont);
+  lower_start_block(L, restore);
+  KitCgVal sp = kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, saved);
+  kit_cg_emit(&L->b, KIT_CG_OP_STACKRESTORE, KIT_CG_VOID, &sp, 1);
+  kit_cg_br(&L->b, cont);
+  lower_start_block(L, cont);
+  KitCgVal now = kit_cg_emit(&L->b, KIT_CG_OP_STACKSAVE, KIT_CG_PTR, NULL, 0)->id;
+  kit_cg_store(&L->b, kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, now), addr, 8, KIT_CG_INTERNAL);
+}
+
 void lower_local_init(Lower *L, CObj *o) {
   lower_set_loc(L, o->pos);
   if (type_is_vla(o->type)) {
+    /* each bound must be positive: an ICMP carrying the bound's tydesc is that
+     * fact for UBSan's vla-bound check (unused otherwise, and dropped by LLVM) */
+    for (CType *t = type_unqual(o->type); t->kind == TY_ARRAY && type_is_vla(t); t = type_unqual(t->base)) {
+      if (!t->vla_len) continue;
+      KitCgVal n = lower_expr(L, t->vla_len);
+      lower_set_loc(L, t->vla_len->pos);
+      KitCgVal args[2] = {n, kit_cg_iconst(&L->b, kit_cg_val_type(L->f, n), 0)};
+      KitCgInst *c = kit_cg_emit(&L->b, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+      c->pred = type_is_signed(t->vla_len->type) ? KIT_CG_SGT : KIT_CG_UGT;
+      c->tydesc = lower_ub_tydesc(L, t->vla_len->type, true);
+    }
     KitCgVal size = lower_vla_size(L, o->type);
+    vla_reclaim(L);
     KitCgInst *in = kit_cg_emit(&L->b, KIT_CG_OP_ALLOCA, KIT_CG_PTR, &size, 1);
     in->imm = (uint64_t)(o->align > 16 ? o->align : 16);
     o->cg = (void *)(uintptr_t)in->id;

@@ -123,8 +123,10 @@ void skip_to(Parser *p, const char *punct) {
     }
     if (is_punct(t, "(") || is_punct(t, "[") || is_punct(t, "{")) depth++;
     if (is_punct(t, ")") || is_punct(t, "]") || is_punct(t, "}")) {
-      if (depth == 0) return;
-      depth--;
+      /* stop at the '}' that closes the enclosing body; a stray ')' or ']' is
+       * skipped, or error recovery loops that end only at '}' or ';' would spin */
+      if (depth == 0 && is_punct(t, "}")) return;
+      if (depth > 0) depth--;
     }
     next(p);
   }
@@ -179,7 +181,10 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
   load_tokens(p, pp);
   p->unit = c_alloc(sizeof(CUnit));
   p->unit_tail = &p->unit->objs;
-  if (p->ntoks) p->unit->main_file = cpp_file_name(pp, p->toks[0].pos.file);
+  /* the main file is the one every include chain starts from: the file of
+   * the last real token, not of the first, which may come from a header (the
+   * EOF token carries the position of the last file the lexer closed) */
+  if (p->ntoks) p->unit->main_file = cpp_file_name(pp, p->toks[p->ntoks > 1 ? p->ntoks - 2 : 0].pos.file);
   scope_push(p);
   p->file_scope = p->scope;
   while (!at_eof(p)) {

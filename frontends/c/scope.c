@@ -111,9 +111,13 @@ bool is_typename(Parser *p, PTok *t) {
   case KW_ENUM: case KW_CONST: case KW_VOLATILE: case KW_RESTRICT: case KW_ATOMIC: case KW_TYPEDEF:
   case KW_EXTERN: case KW_STATIC: case KW_AUTO: case KW_REGISTER: case KW_INLINE: case KW_NORETURN:
   case KW_ALIGNAS: case KW_THREAD_LOCAL: case KW_ATTRIBUTE: case KW_TYPEOF: case KW_TYPEOF_UNQUAL:
-  case KW_INT128: case KW_BUILTIN_VA_LIST: case KW_EXTENSION: case KW_AUTO_TYPE: case KW_FLOAT128:
+  case KW_INT128: case KW_BUILTIN_VA_LIST: case KW_AUTO_TYPE: case KW_FLOAT128:
   case KW_FLOATN:
     return true;
+  case KW_EXTENSION:
+    /* `(__extension__ ({...}))` is an expression, `__extension__ long long` a type:
+     * decide by what follows (the token array ends with an EOF token) */
+    return t->kind != CT_EOF && is_typename(p, t + 1);
   case KW_NONE: {
     Sym *y = scope_find(p, t->text);
     return y && y->kind == SYM_TYPEDEF;

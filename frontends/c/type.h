@@ -82,6 +82,7 @@ struct CType {
   const char *tag;
   CMember *members;
   bool complete;
+  bool being_defined; /* struct/union: its body is being parsed (nested redefinition check) */
   bool packed;
   bool flexible;      /* struct ends in a flexible array member */
   /* typedef name through which the type was spelled (for diagnostics) */

@@ -1,0 +1,4 @@
+struct S { int b : 3; };
+int *f(struct S *s) {
+  return &s->b;
+}

@@ -1,0 +1,3 @@
+int *f(int a) {
+  return &(a + 1);
+}

@@ -1,0 +1,4 @@
+void f(void) {
+  const int c = 1;
+  c = 2;
+}

@@ -1,0 +1,1 @@
+struct S { char c : 9; };

@@ -1,0 +1,3 @@
+void f(int x) {
+  case 1: x++;
+}

@@ -1,0 +1,2 @@
+int g(int);
+long g(int);

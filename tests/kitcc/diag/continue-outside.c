@@ -1,0 +1,3 @@
+void f(void) {
+  switch (1) { default: continue; }
+}

@@ -1,0 +1,3 @@
+int f(int i) {
+  return *i;
+}

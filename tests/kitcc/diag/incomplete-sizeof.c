@@ -1,0 +1,4 @@
+struct S;
+unsigned long f(void) {
+  return sizeof(struct S);
+}

@@ -1,0 +1,4 @@
+struct S;
+void f(void) {
+  struct S s;
+}

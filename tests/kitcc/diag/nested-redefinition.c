@@ -1,0 +1,1 @@
+struct S { struct S { int c; } x; int a; };

@@ -1,0 +1,4 @@
+void f(void) {
+  int a;
+  int a;
+}

@@ -1,0 +1,5 @@
+struct S { int a; };
+int f(struct S s) {
+  if (s) return 1;
+  return 0;
+}

@@ -1,0 +1,4 @@
+struct S { int b : 3; };
+unsigned long f(struct S *s) {
+  return sizeof s->b;
+}

@@ -1,0 +1,3 @@
+int f(double d) {
+  switch (d) { default: return 0; }
+}

@@ -1,0 +1,2 @@
+struct T { int a; };
+union T u;

@@ -1,0 +1,4 @@
+typedef int T;
+int f(void) {
+  return T;
+}

@@ -1,0 +1,30 @@
+-- tests/peer/lua/errors.lua: error, pcall, xpcall, error objects, tostring of errors
+print(pcall(error, "boom"))
+local ok, e = pcall(function() error({ code = 7 }) end)
+print(ok, type(e), e.code)
+print(pcall(function() local x = nil; return x.y end))
+print(pcall(function() return 1 + {} end))
+print(pcall(function() error("lvl2", 2) end))
+print(select(2, pcall(error)))
+print(xpcall(function() error("in xpcall") end, function(m) return "handled: " .. m end))
+print(xpcall(function(a, b) return a + b end, print, 3, 4))
+local function thrower(n) if n == 0 then error("deep") end return thrower(n - 1) end
+print(pcall(thrower, 50))
+local t = setmetatable({}, { __index = function(_, k) error("no field " .. k) end })
+print(pcall(function() return t.missing end))
+print(pcall(string.rep))
+print(pcall(string.format, "%d", "x"))
+print(string.format("%q", 1 / 3) ~= nil, tostring(nil), tostring(false))
+local co = coroutine.create(function() error("in coroutine") end)
+print(coroutine.resume(co))
+print(pcall(setmetatable, 1, {}))
+local closed = {}
+do
+  local ok2, err = pcall(function()
+    local x <close> = setmetatable({}, { __close = function() closed[#closed + 1] = "closed" end })
+    error("after close var")
+  end)
+  print(ok2, err, closed[1])
+end
+print(load("return 1 +")) 
+print(load("return 2 * 21")())
