@@ -84,6 +84,10 @@ int rv_lift_a(RvLift *L) {
                                    KIT_CG_RMW_OR, KIT_CG_RMW_SMIN, KIT_CG_RMW_SMAX, KIT_CG_RMW_UMIN, KIT_CG_RMW_UMAX};
   KitCgBuilder *b = L->b;
   KitCgVal addr = rv_x(L, in->rs1), val = rv_x(L, in->rs2);
+  /* rs2 = x0 must not reach LLVM as the constant 0: x86 lowers an idempotent
+   * RMW (add/or/xor 0) to a fenced plain load, which does not fault on a
+   * read-only page as the AMO's store must. x[0] in the state is always 0. */
+  if (in->rs2 == 0) val = rv_ld_state(L, KIT_CG_I64, offsetof(KitRv64Cpu, x[0]));
   if (w) val = rv_trunc32(L, val);
   KitCgVal p = rv_host_addr(L, addr, w ? 4 : 8, true);
   KitCgVal args[2] = {p, val};

@@ -49,7 +49,12 @@ mkdir -p "$work"
 [ -n "$out" ] || trap 'rm -rf "$work"' EXIT
 ulimit -c 0
 
-names=$(cd "$exec_dir" && ls ./*.c | sed 's|^\./||; s/\.c$//' | LC_ALL=C sort | awk -v n="$subset" '(NR - 1) % n == 0')
+# tests whose output depends on the guest memory layout, which qemu and
+# kit-emu choose differently (not a difference in behaviour): not counted
+#   return-addr  prints __builtin_return_address/frame addresses (the stack)
+layout_dependent="return-addr"
+names=$(cd "$exec_dir" && ls ./*.c | sed 's|^\./||; s/\.c$//' | LC_ALL=C sort | awk -v n="$subset" '(NR - 1) % n == 0' |
+  grep -vxF -f <(tr ' ' '\n' <<<"$layout_dependent"))
 
 # one test, all configurations: compile once per -O level, link twice
 run_one() {
@@ -68,11 +73,10 @@ run_one() {
     if ! riscv64-linux-gnu-gcc "${lf[@]}" "$obj" -o "$exe" -lm >"$d/$c.ld.log" 2>&1; then
       echo "SKIP $c $name (does not link)"; continue
     fi
-    (cd "$d" && timeout "$qt" qemu-riscv64 -L /usr/riscv64-linux-gnu "$exe" >"$d/$c.q.out" 2>"$d/$c.q.err" </dev/null)
-    local qrc=$?
+    local qrc krc # (braces: no "Segmentation fault" job notices from bash)
+    { (cd "$d" && timeout "$qt" qemu-riscv64 -L /usr/riscv64-linux-gnu "$exe" >"$d/$c.q.out" 2>"$d/$c.q.err" </dev/null); qrc=$?; } 2>/dev/null
     if [ $qrc -eq 124 ]; then echo "SKIP $c $name (qemu timeout)"; continue; fi
-    (cd "$d" && timeout -k 5 "$kt" "$emu" "${eo[@]}" "$exe" >"$d/$c.k.out" 2>"$d/$c.k.err" </dev/null)
-    local krc=$?
+    { (cd "$d" && timeout -k 5 "$kt" "$emu" "${eo[@]}" "$exe" >"$d/$c.k.out" 2>"$d/$c.k.err" </dev/null); krc=$?; } 2>/dev/null
     if [ $krc -ne $qrc ]; then
       echo "FAIL $c $name (exit: qemu $qrc, kit-emu $krc) $(grep -m1 'kit-emu' "$d/$c.k.err" | head -c 200)"
     elif ! cmp -s "$d/$c.q.out" "$d/$c.k.out"; then
