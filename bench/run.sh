@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# bench/run.sh — one command that measures kit against its peers and prints
+# Markdown: per workload (hello start-up, Lua, sqlite3 speedtest1, bzip2,
+# compile time) a table of configurations with wall/CPU seconds and ratios to
+# the workload's reference, bench/cg's figures, and the goals met or not.
+# Workloads come from Debian source packages (bench/fetch.sh); nothing
+# third-party is in the repo. Tools that are absent become "not built" rows.
+#
+# usage: bench/run.sh [--quick] [--only NAME[,NAME]] [--runs N] [--results FILE]
+#   --quick        small inputs, one run per row (a few minutes)
+#   --only NAME    hello, lua, sqlite, bzip2, compile, cg (comma-separated)
+#   --runs N       runs per row, median reported (default 3, --quick 1)
+#   --results FILE also write the report, with date and machine, to FILE
+# environment: KIT_BUILD (kit build dir, default build/), KIT_CACHE
+#   (default ~/.cache/kit), KIT_BENCH_JOBS (parallel compiles, default 2),
+#   KIT_BENCH_BUDGET (seconds after which no new round starts; 1500, --quick 240),
+#   KIT_BENCH_HARD_BUDGET (... after which untimed rows are skipped; 1.2x that),
+#   KIT_BENCH_BUILD_TIMEOUT (seconds per compiler invocation; 900, --quick 300),
+#   KIT_BENCH_NO_KIT_BUILD=1 (time kit's build as it is, without rebuilding it)
+set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$BENCH_DIR")
+QUICK=0 ONLY="" RUNS="" RESULTS=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) QUICK=1 ;;
+    --only) ONLY=${2:?--only takes a name}; shift ;;
+    --only=*) ONLY=${1#--only=} ;;
+    --runs) RUNS=${2:?--runs takes a number}; shift ;;
+    --results) RESULTS=${2:?--results takes a file}; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/run.sh: unknown option '$1' (see --help)" >&2; exit 1 ;;
+  esac
+  shift
+done
+for w in ${ONLY//,/ }; do
+  case $w in hello|lua|sqlite|bzip2|compile|cg) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg)" >&2; exit 1 ;; esac
+done
+[ -n "$RUNS" ] || { [ "$QUICK" = 1 ] && RUNS=1 || RUNS=3; }
+wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+log() { echo "bench: $*" >&2; }
+
+KIT_CACHE=${KIT_CACHE:-$HOME/.cache/kit}
+KIT_BUILD=${KIT_BUILD:-$ROOT/build}
+BENCH_CACHE="$KIT_CACHE/bench"
+BENCH_BUILD="$BENCH_CACHE/build"
+BENCH_JOBS=${KIT_BENCH_JOBS:-2}
+BENCH_START=$SECONDS
+LOAD_AT_START=$(cut -d" " -f1-3 /proc/loadavg)
+export LC_ALL=C
+
+# sizes: native rows (compilers, sanitizers) and tool rows (valgrind, emulators,
+# which run a smaller input with their own gcc -O2 reference at that size)
+if [ "$QUICK" = 1 ]; then
+  LUA_N=8 LUA_T=1 SQL_N=10 SQL_T=2 BZ_N=$((2 << 20)) BZ_T=$((256 << 10)) HELLO_N=20 HELLO_T=10
+  TMIN=30 TMAX=90 SLOW=5 BUDGET=240 INTERP_N=20000000 JIT_N=30
+else
+  LUA_N=64 LUA_T=2 SQL_N=40 SQL_T=4 BZ_N=$((20 << 20)) BZ_T=$((512 << 10)) HELLO_N=200 HELLO_T=20
+  TMIN=60 TMAX=300 SLOW=15 BUDGET=1500 INTERP_N=200000000 JIT_N=100
+fi
+
+BUDGET=${KIT_BENCH_BUDGET:-$BUDGET}   # seconds after which no further rounds start
+HARD_BUDGET=${KIT_BENCH_HARD_BUDGET:-$((BUDGET * 6 / 5))}   # ... and no row not yet timed
+BUILD_TIMEOUT=${KIT_BENCH_BUILD_TIMEOUT:-$([ "$QUICK" = 1 ] && echo 300 || echo 900)}
+export BUILD_TIMEOUT
+
+# the body is one function, read whole before it runs: editing this file during
+# a run cannot derail the run
+main() {
+# --- setup: peer tools, sources, kit, our two helpers --------------------------------
+bash "$BENCH_DIR/fetch.sh"
+# shellcheck source=/dev/null
+. "$BENCH_CACHE/sources.env"
+
+if [ ! -f "$KIT_BUILD/build.ninja" ] && [ ! -f "$KIT_BUILD/Makefile" ]; then
+  log "configuring kit in $KIT_BUILD"
+  bash "$ROOT/scripts/deps.sh"
+  cmake -S "$ROOT" -B "$KIT_BUILD" -G Ninja -DKIT_WERROR=OFF >/dev/null
+fi
+declare -gA KIT_BUILT
+# kitcc links its sanitizer runtimes from $KIT_BUILD/lib: build them with it
+for t in kitcc kit_asan kit_ubsan kit-emu interp_bench jit_bench; do
+  if [ -n "${KIT_BENCH_NO_KIT_BUILD:-}" ]; then
+    [ -e "$KIT_BUILD/bin/$t" ] || [ -e "$KIT_BUILD/lib/lib$t.a" ] && KIT_BUILT[$t]=1 || KIT_BUILT[$t]=""
+  elif cmake --build "$KIT_BUILD" --target "$t" >"$BENCH_CACHE/kit-build-$t.log" 2>&1; then
+    KIT_BUILT[$t]=1
+  else
+    KIT_BUILT[$t]=""
+    log "kit target $t does not build now: not built (see $BENCH_CACHE/kit-build-$t.log)"
+  fi
+done
+KITCC="$KIT_BUILD/bin/kitcc" KITEMU="$KIT_BUILD/bin/kit-emu"
+[ -n "${KIT_BUILT[kitcc]}" ] || KITCC="$BENCH_CACHE/no-kitcc"
+[ -n "${KIT_BUILT[kit-emu]}" ] || KITEMU="$BENCH_CACHE/no-kit-emu"
+
+mkdir -p "$BENCH_CACHE/tools"
+MEASURE="$BENCH_CACHE/tools/measure" GENDATA="$BENCH_CACHE/tools/gendata"
+for t in measure:tools/measure.c gendata:workloads/gendata.c; do
+  bin="$BENCH_CACHE/tools/${t%%:*}" src="$BENCH_DIR/${t#*:}"
+  [ "$bin" -nt "$src" ] || gcc -O2 -Wall -Wextra -o "$bin" "$src"
+done
+
+RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX")
+trap 'rm -rf "$RUN_TMP"' EXIT
+BUDGET_CUT=""
+
+# shellcheck source=lib/build.sh
+. "$BENCH_DIR/lib/build.sh"
+# shellcheck source=lib/measure.sh
+. "$BENCH_DIR/lib/measure.sh"
+# shellcheck source=lib/rows.sh
+. "$BENCH_DIR/lib/rows.sh"
+# shellcheck source=lib/goals.sh
+. "$BENCH_DIR/lib/goals.sh"
+
+# --- builds: each workload's, just before it is measured -----------------------------
+build_workload() {
+  [ "$1" = compile ] && return
+  for cfg in gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv; do
+    if [ "$1" = hello ]; then case $cfg in *-asan|*-ubsan) continue ;; esac; fi
+    build_one "$cfg" "$1"
+  done
+}
+
+# --- rows and rounds ----------------------------------------------------------------
+report() {
+  echo "## kit benchmarks ($([ "$QUICK" = 1 ] && echo "--quick, " )$RUNS run(s) per row, median; wall and CPU seconds)"
+  echo
+  echo "Ratios are time / reference time: below 1.00 is faster than the reference."
+  echo "Compiled rows use the native input; valgrind and emulator rows a smaller input"
+  echo "with their own gcc -O2 row at that size. Outputs are checked against the gcc -O2 build's."
+  for wl in hello lua sqlite bzip2 compile; do
+    wanted "$wl" || continue
+    build_workload "$wl"
+    "rows_$wl"
+    run_rounds "$wl"
+    print_table "$wl" "${WL_TITLE[$wl]}"
+  done
+  if wanted cg; then cg_section; fi
+  goals_table
+  [ -z "$BUDGET_CUT" ] || printf '\nTime budget reached: fewer rounds for%s.\n' "$BUDGET_CUT"
+  printf '\nTotal time of this run: %d s.\n' $((SECONDS - BENCH_START))
+}
+
+OUT="$RUN_TMP/report.md"
+report | tee "$OUT"
+cp "$OUT" "$BENCH_CACHE/last-run.md"
+if [ -n "$RESULTS" ]; then
+  {
+    echo "# kit benchmark results"
+    echo
+    echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) CPU(s), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'),"
+    echo "$(awk '/MemTotal/ {printf "%.0f GB RAM", $2 / 1048576}' /proc/meminfo), load average at start $LOAD_AT_START,"
+    echo "kit at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)'); command: \`bench/run.sh$([ "$QUICK" = 1 ] && echo ' --quick')\`."
+    echo
+    sed 's/^## /## /' "$OUT"
+  } >"$RESULTS"
+  log "wrote $RESULTS"
+fi
+}
+
+main
