@@ -166,18 +166,6 @@ static CType *ret_type(const char *r, CExprList *args) {
   }
 }
 
-static CExprList *read_args(Parser *p) {
-  CExprList head = {0}, *tail = &head;
-  if (accept(p, ")")) return NULL;
-  do {
-    CExprList *l = c_alloc(sizeof *l);
-    l->expr = parse_assign(p);
-    tail = tail->next = l;
-  } while (accept(p, ","));
-  expect(p, ")");
-  return head.next;
-}
-
 static int count(CExprList *a) {
   int n = 0;
   for (; a; a = a->next) n++;
@@ -243,7 +231,7 @@ static CExpr *nan_or_inf(Parser *p, const char *name, CPos pos) {
   if (strcmp(s, "inf") && s[n - 1] == 'f') t = ty_float;
   if (s[n - 1] == 'l') t = ty_ldouble;
   bool is_nan = !strncmp(s, "nan", 3);
-  CExprList *args = read_args(p);
+  CExprList *args = parse_call_args(p);
   (void)args;
   CExpr *e = new_expr(EX_FLOAT, t, pos);
   e->fval = is_nan ? (long double)NAN : (long double)INFINITY;
@@ -319,7 +307,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     const BI *b = &builtins[i];
     if (strcmp(b->name, name)) continue;
     expect(p, "(");
-    CExprList *args = read_args(p);
+    CExprList *args = parse_call_args(p);
     int n = count(args);
     if (b->nargs >= 0 && n != b->nargs && b->id != BI_PREFETCH) {
       perror_at(p, pos, "wrong number of arguments to '%s'", name);
@@ -398,7 +386,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     add_unit_obj(p, o);
   }
   expect(p, "(");
-  CExprList *args = read_args(p);
+  CExprList *args = parse_call_args(p);
   CExpr *fn = new_expr(EX_VAR, o->type, pos);
   fn->obj = o;
   return finish_call(p, fn, args, pos);

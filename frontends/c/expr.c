@@ -888,7 +888,7 @@ CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos) {
   return e;
 }
 
-static CExprList *parse_args(Parser *p) {
+CExprList *parse_call_args(Parser *p) {
   CExprList head = {0}, *tail = &head;
   if (accept(p, ")")) return NULL;
   do {
@@ -912,7 +912,7 @@ static CExpr *postfix_ops(Parser *p, CExpr *e) {
       expect(p, "]");
       e = subscript(p, e, i, pos);
     } else if (accept(p, "(")) {
-      CExprList *args = parse_args(p);
+      CExprList *args = parse_call_args(p);
       e = finish_call(p, e, args, pos);
     } else if (accept(p, ".")) {
       CPos name_pos = tok(p)->pos;

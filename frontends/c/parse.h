@@ -175,6 +175,8 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos);
  * should see, or NULL */
 CType *libc_prototype(const char *name);
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
+/* after '(': the comma-separated arguments up to and over ')' */
+CExprList *parse_call_args(Parser *p);
 
 /* ---- statements (stmt.c) ---- */
 CStmt *parse_compound(Parser *p);                       /* { ... } */
