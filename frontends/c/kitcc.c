@@ -336,21 +336,29 @@ done:
 /* -fsanitize=undefined (checks that call the runtime, not trap) or
  * -fsanitize-coverage= in an executable's link: libkit_ubsan.a or libkit_cov.a
  * from bin/../lib, as for ASan's */
-static void push_runtime_lib(StrVec *link, const char *name, const char *exported) {
+/* a runtime library next to kitcc: bin/../lib/NAME, in the build tree and in an install */
+static char *runtime_lib_path(const char *name) {
   char lib[4096];
-  ssize_t n = readlink("/proc/self/exe", lib, sizeof lib - 32);
+  ssize_t n = readlink("/proc/self/exe", lib, sizeof lib - 64);
   if (n <= 0) n = 0;
   lib[n] = 0;
   for (int k = 0; k < 2; k++) {
     char *slash = strrchr(lib, '/');
     if (slash) *slash = 0;
   }
-  strcat(lib, "/lib/");
-  strcat(lib, name);
+  size_t len = strlen(lib) + strlen(name) + 6;
+  char *path = malloc(len);
+  if (!path) abort();
+  snprintf(path, len, "%s/lib/%s", lib, name);
+  return path;
+}
+
+static void push_runtime_lib(StrVec *link, const char *name, const char *exported) {
+  char *lib = runtime_lib_path(name);
   /* whole: instrumented shared libraries find the entry points in the
    * executable even when the executable itself calls none of them */
   push(link, "-Wl,--whole-archive");
-  push(link, strdup(lib));
+  push(link, lib);
   push(link, "-Wl,--no-whole-archive");
   push(link, exported);
   push(link, "-ldl");
@@ -361,15 +369,7 @@ static void push_runtime_lib(StrVec *link, const char *name, const char *exporte
  * install: bin/../lib) whole, so its malloc and constructors win, its libraries,
  * and its entry points exported for instrumented shared libraries */
 static void push_asan_runtime(StrVec *link) {
-  static char lib[4096];
-  ssize_t n = readlink("/proc/self/exe", lib, sizeof lib - 32);
-  if (n <= 0) n = 0;
-  lib[n] = 0;
-  char *slash = strrchr(lib, '/');
-  if (slash) *slash = 0;
-  slash = strrchr(lib, '/');
-  if (slash) *slash = 0;
-  strcat(lib, "/lib/libkit_asan.a");
+  const char *lib = runtime_lib_path("libkit_asan.a");
   static const char *const args[] = {"-Wl,--whole-archive", NULL, "-Wl,--no-whole-archive",
                                      "-Wl,--export-dynamic-symbol=__asan_*", "-Wl,--export-dynamic-symbol=__lsan_*",
                                      "-Wl,--export-dynamic-symbol=__sanitizer_*", "-ldwarf", "-lelf", "-lz",
