@@ -214,7 +214,42 @@ static void lower_loop(Lower *L, CStmt *s) {
   lower_start_block(L, exit);
 }
 
+/* does statement s contain a label, case or default a jump can land on? */
+static bool has_jump_target(const CStmt *s) {
+  if (!s) return false;
+  switch (s->kind) {
+  case ST_LABEL: case ST_CASE: case ST_DEFAULT:
+    return true;
+  case ST_BLOCK:
+    for (CStmtList *l = s->stmts; l; l = l->next)
+      if (has_jump_target(l->stmt)) return true;
+    return false;
+  case ST_IF:
+    return has_jump_target(s->then) || has_jump_target(s->els);
+  case ST_WHILE: case ST_DO: case ST_FOR: case ST_SWITCH:
+    return has_jump_target(s->init) || has_jump_target(s->body);
+  default:
+    return false;
+  }
+}
+
+/* A local whose declaration a goto or a case label can jump past starts its
+ * life without passing its lifetime.start; with markers, ASan would see it
+ * as out of scope. Such locals get no markers (clang does the same): they
+ * live for the whole function, and only use-after-scope detection is lost. */
+static void drop_bypassed_lifetimes(CStmt *blk) {
+  for (CStmtList *l = blk->stmts; l; l = l->next) {
+    if (l->stmt->kind != ST_DECL || !l->stmt->obj->cg_slot) continue;
+    for (CStmtList *after = l->next; after; after = after->next)
+      if (has_jump_target(after->stmt)) {
+        l->stmt->obj->cg_slot = 0;
+        break;
+      }
+  }
+}
+
 static void lower_block(Lower *L, CStmt *s) {
+  drop_bypassed_lifetimes(s);
   Scope sc = {L->scope, s, depth(L) + 1};
   L->scope = &sc;
   for (CStmtList *l = s->stmts; l; l = l->next) lower_stmt(L, l->stmt);
