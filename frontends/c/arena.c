@@ -13,6 +13,7 @@ typedef struct Chunk {
 } Chunk;
 
 static Chunk *chunks;
+static unsigned generation;
 
 void *c_alloc(size_t size) {
   size = (size + 15) & ~(size_t)15;
@@ -42,7 +43,10 @@ char *c_strndup(const char *s, size_t n) {
 
 char *c_strdup(const char *s) { return c_strndup(s, strlen(s)); }
 
+unsigned c_arena_generation(void) { return generation; }
+
 void c_arena_free_all(void) {
+  generation++;
   while (chunks) {
     Chunk *n = chunks->next;
     free(chunks);

@@ -28,6 +28,8 @@ void *c_alloc(size_t size);          /* zeroed */
 char *c_strdup(const char *s);
 char *c_strndup(const char *s, size_t n);
 void c_arena_free_all(void);
+/* changes whenever the arena is freed: caches of arena objects check it */
+unsigned c_arena_generation(void);
 
 /* ---- parser (parse*.c, decl.c, expr.c, stmt.c, init.c, eval.c, scope.c) ----------- */
 

@@ -409,7 +409,9 @@ static CType *typeof_spec(Parser *p, bool unqual) {
 static CType *va_list_type(void) {
   /* typedef struct __va_list_tag { unsigned gp_offset, fp_offset; void *overflow_arg_area, *reg_save_area; } __builtin_va_list[1]; */
   static CType *t;
-  if (t) return t;
+  static unsigned gen;
+  if (t && gen == c_arena_generation()) return t;
+  gen = c_arena_generation();
   CType *s = type_struct(TY_STRUCT, "__va_list_tag");
   CMember *m[4];
   const char *names[4] = {"gp_offset", "fp_offset", "overflow_arg_area", "reg_save_area"};
