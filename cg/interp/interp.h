@@ -206,6 +206,28 @@ int kit_interp__make_closure(KitInterp *ip, Fn *fn);
 const char *kit_interp__slow(KitInterp *ip, Frame *fp, Slot *S, const KitCgInst *in);
 
 /* the bits a value of type t keeps in the low 64 of its slot */
+/* an FCMP predicate on two values widened to long double (exact for f32/f64) */
+static inline int kit_interp__fcmp(unsigned p, long double x, long double y) {
+  bool un = __builtin_isunordered(x, y);
+  switch (p) {
+  case KIT_CG_FOEQ: return !un && x == y;
+  case KIT_CG_FONE: return !un && x != y;
+  case KIT_CG_FOLT: return !un && x < y;
+  case KIT_CG_FOLE: return !un && x <= y;
+  case KIT_CG_FOGT: return !un && x > y;
+  case KIT_CG_FOGE: return !un && x >= y;
+  case KIT_CG_FUEQ: return un || x == y;
+  case KIT_CG_FUNE: return un || x != y;
+  case KIT_CG_FULT: return un || x < y;
+  case KIT_CG_FULE: return un || x <= y;
+  case KIT_CG_FUGT: return un || x > y;
+  case KIT_CG_FUGE: return un || x >= y;
+  case KIT_CG_FORD: return !un;
+  case KIT_CG_FUNO: return un;
+  default: return 0;
+  }
+}
+
 static inline uint64_t kit_interp__mask(KitCgType t) {
   switch (t) {
   case KIT_CG_I1: return 1;

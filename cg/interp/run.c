@@ -78,26 +78,6 @@ typedef struct JmpRec {
 } JmpRec;
 #define JMP_MAGIC 0x6b69742d6a6d7031ull
 
-static inline int fcmp(unsigned p, long double x, long double y) {
-  bool un = __builtin_isunordered(x, y);
-  switch (p) {
-  case KIT_CG_FOEQ: return !un && x == y;
-  case KIT_CG_FONE: return !un && x != y;
-  case KIT_CG_FOLT: return !un && x < y;
-  case KIT_CG_FOLE: return !un && x <= y;
-  case KIT_CG_FOGT: return !un && x > y;
-  case KIT_CG_FOGE: return !un && x >= y;
-  case KIT_CG_FUEQ: return un || x == y;
-  case KIT_CG_FUNE: return un || x != y;
-  case KIT_CG_FULT: return un || x < y;
-  case KIT_CG_FULE: return un || x <= y;
-  case KIT_CG_FUGT: return un || x > y;
-  case KIT_CG_FUGE: return un || x >= y;
-  case KIT_CG_FORD: return !un;
-  case KIT_CG_FUNO: return un;
-  default: return 0;
-  }
-}
 
 static inline int fcmp64(unsigned p, double x, double y) {
   switch (p) {
@@ -105,7 +85,7 @@ static inline int fcmp64(unsigned p, double x, double y) {
   case KIT_CG_FOGT: return __builtin_isgreater(x, y);
   case KIT_CG_FOLE: return __builtin_islessequal(x, y);
   case KIT_CG_FOGE: return __builtin_isgreaterequal(x, y);
-  default: return fcmp(p, x, y);
+  default: return kit_interp__fcmp(p, x, y);
   }
 }
 

@@ -157,26 +157,6 @@ static long double fget(const Slot *s, KitCgType t) {
   return t == KIT_CG_F32 ? (long double)s->f : t == KIT_CG_F64 ? (long double)s->d : s->ld;
 }
 
-static int fcmp_ld(unsigned p, long double x, long double y) {
-  bool un = __builtin_isunordered(x, y);
-  switch (p) {
-  case KIT_CG_FOEQ: return !un && x == y;
-  case KIT_CG_FONE: return !un && x != y;
-  case KIT_CG_FOLT: return !un && x < y;
-  case KIT_CG_FOLE: return !un && x <= y;
-  case KIT_CG_FOGT: return !un && x > y;
-  case KIT_CG_FOGE: return !un && x >= y;
-  case KIT_CG_FUEQ: return un || x == y;
-  case KIT_CG_FUNE: return un || x != y;
-  case KIT_CG_FULT: return un || x < y;
-  case KIT_CG_FULE: return un || x <= y;
-  case KIT_CG_FUGT: return un || x > y;
-  case KIT_CG_FUGE: return un || x >= y;
-  case KIT_CG_FORD: return !un;
-  case KIT_CG_FUNO: return un;
-  default: return 0;
-  }
-}
 
 /* one body per float type: the arithmetic must round in that type */
 #define FLOAT_OPS(T, F, SQRT, FMOD, FMIN, FMAX, COPYSIGN, FMA, FABS)                                               \
@@ -205,7 +185,7 @@ static int fcmp_ld(unsigned p, long double x, long double y) {
 static const char *float_op(const KitCgInst *in, Slot *S, KitCgType t) {
   Slot *d = &S[in->id];
   if (in->op == KIT_CG_OP_FCMP) {
-    d->i = (uint64_t)fcmp_ld(in->pred, fget(&S[in->args[0]], t), fget(&S[in->args[1]], t));
+    d->i = (uint64_t)kit_interp__fcmp(in->pred, fget(&S[in->args[0]], t), fget(&S[in->args[1]], t));
     return NULL;
   }
   if (in->op == KIT_CG_OP_FMA && in->nargs < 3) return "fma needs three operands";
