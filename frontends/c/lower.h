@@ -76,6 +76,9 @@ struct Lower {
   int ntemps;
 };
 
+/* the instruction just emitted (to set flags, types or facts on it) */
+static inline KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
+
 /* lower.c */
 KitCgSym lower_obj_sym(Lower *L, CObj *obj);          /* symbol of a global/function (declared on demand) */
 KitCgSym lower_string_sym(Lower *L, CExpr *str);      /* a private constant global holding the literal */

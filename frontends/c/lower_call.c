@@ -5,8 +5,6 @@
 
 #include "lower_expr.h"
 
-static KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
-
 static KitCgVal stack_temp(Lower *L, int64_t size, int align) {
   uint32_t so = kit_cg_stack_new(L->m, L->f, (uint64_t)(size > 0 ? size : 1), (uint32_t)(align > 0 ? align : 1), 0);
   return kit_cg_stackaddr(&L->b, so);
@@ -377,7 +375,7 @@ static KitCgVal bit_builtin(Lower *L, CExpr *e) {
   case BI_CLZ: case BI_CTZ:
     r = kit_cg_unop(&L->b, e->builtin == BI_CLZ ? KIT_CG_OP_CLZ : KIT_CG_OP_CTZ, v);
     /* a tydesc marks the C builtin, whose zero argument is UB (UBSan's builtin check) */
-    L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].tydesc = lower_ub_tydesc(L, x->type, true);
+    last_inst(L)->tydesc = lower_ub_tydesc(L, x->type, true);
     break;
   case BI_POPCOUNT: r = kit_cg_unop(&L->b, KIT_CG_OP_POPCNT, v); break;
   case BI_PARITY:

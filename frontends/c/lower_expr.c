@@ -10,8 +10,6 @@
 
 KitCgVal lower_i64(Lower *L, int64_t v) { return kit_cg_iconst(&L->b, KIT_CG_I64, (uint64_t)v); }
 
-static KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
-
 uint32_t lower_tydesc(Lower *L, CType *t) {
   char name[256];
   type_spell(t, name, sizeof name);
@@ -90,7 +88,7 @@ KitCgVal lower_load(Lower *L, KitCgVal addr, CType *t, bool is_volatile) {
   if (is_aggr(t) || type_unqual(t)->kind == TY_FUNC) return addr;
   KitCgType ct = abi_cg_type(t);
   KitCgVal v = kit_cg_load(&L->b, ct, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
-  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  KitCgInst *in = last_inst(L);
   if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
   in->tydesc = lower_ub_tydesc(L, t, false);
   return v;
@@ -103,7 +101,7 @@ void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile
     return;
   }
   kit_cg_store(&L->b, v, addr, (uint32_t)type_unqual(t)->align, KIT_CG_PROGRAM);
-  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  KitCgInst *in = last_inst(L);
   if (is_volatile || (t->quals & Q_VOLATILE)) in->flags |= KIT_CG_F_VOLATILE;
   in->tydesc = lower_ub_tydesc(L, t, false);
 }
@@ -149,7 +147,7 @@ KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
     if (tc == KIT_CG_PTR) return kit_cg_conv(&L->b, KIT_CG_OP_INTTOPTR, tc, kit_cg_conv(&L->b, KIT_CG_OP_FPTOSI, KIT_CG_I64, v));
     KitCgVal r = kit_cg_conv(&L->b, type_is_signed(t) ? KIT_CG_OP_FPTOSI : KIT_CG_OP_FPTOUI, tc, v);
     /* UBSan float-cast-overflow: the C type converted to */
-    L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].tydesc = lower_ub_tydesc(L, to, true);
+    last_inst(L)->tydesc = lower_ub_tydesc(L, to, true);
     return r;
   }
   if (kit_cg_type_is_float(tc)) {
@@ -180,7 +178,7 @@ static int64_t lvalue_align(CExpr *e) {
 
 static void lower_access_align(Lower *L, LValue *lv) {
   if (!lv->align || is_aggr(lv->type)) return;
-  KitCgInst *in = &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1];
+  KitCgInst *in = last_inst(L);
   if ((in->op == KIT_CG_OP_LOAD || in->op == KIT_CG_OP_STORE) && in->imm > lv->align) in->imm = lv->align;
 }
 
@@ -223,7 +221,7 @@ KitCgVal lv_load(Lower *L, LValue *lv) {
   int shift;
   KitCgType ut = bf_unit(lv->bf, &shift);
   KitCgVal u = kit_cg_load(&L->b, ut, lv->addr, 1, KIT_CG_PROGRAM);
-  if (lv->is_volatile) L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].flags |= KIT_CG_F_VOLATILE;
+  if (lv->is_volatile) last_inst(L)->flags |= KIT_CG_F_VOLATILE;
   unsigned w = kit_cg_type_bits(ut);
   bool sgn = type_is_signed(lv->bf->type);
   KitCgVal v = kit_cg_binop(&L->b, KIT_CG_OP_SHL, u, kit_cg_iconst(&L->b, ut, w - shift - lv->bf->bit_width));
@@ -251,7 +249,7 @@ KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v) {
   KitCgVal cleared = kit_cg_binop(&L->b, KIT_CG_OP_AND, old, kit_cg_unop(&L->b, KIT_CG_OP_NOT, maskv));
   KitCgVal placed = kit_cg_binop(&L->b, KIT_CG_OP_AND, kit_cg_binop(&L->b, KIT_CG_OP_SHL, nv, kit_cg_iconst(&L->b, ut, shift)), maskv);
   kit_cg_store(&L->b, kit_cg_binop(&L->b, KIT_CG_OP_OR, cleared, placed), lv->addr, 1, KIT_CG_PROGRAM);
-  if (lv->is_volatile) L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1].flags |= KIT_CG_F_VOLATILE;
+  if (lv->is_volatile) last_inst(L)->flags |= KIT_CG_F_VOLATILE;
   /* the value of the assignment is the field's new value */
   KitCgVal back = kit_cg_binop(&L->b, KIT_CG_OP_SHL, nv, kit_cg_iconst(&L->b, ut, w - bw));
   back = kit_cg_binop(&L->b, type_is_signed(lv->bf->type) ? KIT_CG_OP_ASHR : KIT_CG_OP_LSHR, back,
@@ -427,7 +425,6 @@ static KitCgVal logical(Lower *L, CExpr *e) {
   KitCgInst *phi = kit_cg_phi(&L->b, KIT_CG_I32);
   KitCgVal id = phi->id;
   kit_cg_phi_add(L->m, phi, one, tb);
-  phi = last_inst(L);
   kit_cg_phi_add(L->m, phi, zero, fb);
   return id;
 }
@@ -461,7 +458,6 @@ static KitCgVal conditional(Lower *L, CExpr *e) {
   KitCgInst *phi = kit_cg_phi(&L->b, ct);
   KitCgVal id = phi->id;
   if (treach) kit_cg_phi_add(L->m, phi, a, tend);
-  phi = last_inst(L);
   if (freach) kit_cg_phi_add(L->m, phi, b, fend);
   return id;
 }
