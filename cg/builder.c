@@ -234,6 +234,18 @@ void kit_cg_ret(KitCgBuilder *b, KitCgVal v) { kit_cg_emit(b, KIT_CG_OP_RET, KIT
 
 void kit_cg_unreachable(KitCgBuilder *b) { kit_cg_emit(b, KIT_CG_OP_UNREACHABLE, KIT_CG_VOID, NULL, 0); }
 
+KitCgVal kit_cg_blockaddr(KitCgBuilder *b, KitCgBlkId blk) {
+  KitCgInst *in = kit_cg_emit(b, KIT_CG_OP_BLOCKADDR, KIT_CG_PTR, NULL, 0);
+  kit_cg_inst_set_blks(b->m, in, &blk, 1);
+  return in->id;
+}
+
+KitCgInst *kit_cg_indirectbr(KitCgBuilder *b, KitCgVal addr, const KitCgBlkId *targets, uint32_t ntargets) {
+  KitCgInst *in = kit_cg_emit(b, KIT_CG_OP_INDIRECTBR, KIT_CG_VOID, &addr, 1);
+  if (ntargets) kit_cg_inst_set_blks(b->m, in, targets, ntargets);
+  return in;
+}
+
 KitCgInst *kit_cg_phi(KitCgBuilder *b, KitCgType t) { return kit_cg_emit(b, KIT_CG_OP_PHI, t, NULL, 0); }
 
 void kit_cg_phi_add(KitCgModule *m, KitCgInst *phi, KitCgVal v, KitCgBlkId from) {

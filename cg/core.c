@@ -267,7 +267,14 @@ void kit_cg_global_add_reloc(KitCgModule *m, KitCgGlobal *g, uint64_t offset, Ki
                              unsigned size) {
   if (!g->init) g->init = kit_cg_alloc(m, g->size ? g->size : 1);
   GROW(m, g->relocs, g->relocs_cap, g->nrelocs + 1);
-  g->relocs[g->nrelocs++] = (KitCgReloc){offset, sym, addend, (uint8_t)size};
+  g->relocs[g->nrelocs++] = (KitCgReloc){offset, sym, addend, (uint8_t)size, 0, 0};
+}
+
+void kit_cg_global_add_blockaddr(KitCgModule *m, KitCgGlobal *g, uint64_t offset, KitCgSym func, KitCgBlkId blk,
+                                 KitCgBlkId blk2, int64_t addend, unsigned size) {
+  kit_cg_global_add_reloc(m, g, offset, func, addend, size);
+  g->relocs[g->nrelocs - 1].blk = blk;
+  g->relocs[g->nrelocs - 1].blk2 = blk2;
 }
 
 KitCgSym kit_cg_alias_new(KitCgModule *m, const char *name, KitCgSym target) {
@@ -288,14 +295,29 @@ void kit_cg_add_dtor(KitCgModule *m, KitCgSym func, int32_t priority) {
   m->dtors[m->ndtors++] = (KitCgCtor){func, priority};
 }
 
+uint32_t kit_cg_tydesc_of(KitCgModule *m, const KitCgTyDesc *want) {
+  for (uint32_t i = 1; i < m->ntydescs; i++) {
+    KitCgTyDesc *d = &m->tydescs[i];
+    if (d->name == want->name && d->kind == want->kind && d->is_signed == want->is_signed && d->bits == want->bits &&
+        d->align == want->align && d->pointee == want->pointee)
+      return i;
+  }
+  GROW(m, m->tydescs, m->tydescs_cap, m->ntydescs + 1);
+  m->tydescs[m->ntydescs] = *want;
+  return m->ntydescs++;
+}
+
+/* matches on name, kind, signedness and width only: the frontend sets a
+ * struct descriptor's align after making it */
 uint32_t kit_cg_tydesc(KitCgModule *m, const char *name, KitCgTyKind kind, bool is_signed, unsigned bits) {
   uint32_t nm = kit_cg_str(m, name);
   for (uint32_t i = 1; i < m->ntydescs; i++) {
     KitCgTyDesc *d = &m->tydescs[i];
     if (d->name == nm && d->kind == kind && d->is_signed == is_signed && d->bits == bits) return i;
   }
+  KitCgTyDesc d = {.name = nm, .kind = (uint8_t)kind, .is_signed = is_signed, .bits = (uint16_t)bits};
   GROW(m, m->tydescs, m->tydescs_cap, m->ntydescs + 1);
-  m->tydescs[m->ntydescs] = (KitCgTyDesc){.name = nm, .kind = (uint8_t)kind, .is_signed = is_signed, .bits = (uint16_t)bits};
+  m->tydescs[m->ntydescs] = d;
   return m->ntydescs++;
 }
 

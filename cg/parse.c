@@ -236,13 +236,18 @@ static KitCgBlkId get_blk(P *p) {
   return (KitCgBlkId)v;
 }
 
-static bool is_blk_label(const P *p) {
+/* a block bN (without the ':' of a label) */
+static bool is_blk(const P *p) {
   const KitCgTok *t = cur(p);
   const char *s = p->src + t->pos;
   if (t->kind != KIT_CG_TK_IDENT || t->len < 2 || s[0] != 'b') return false;
   for (size_t k = 1; k < t->len; k++)
     if (s[k] < '0' || s[k] > '9') return false;
-  return p->i + 1 < p->nt && p->t[p->i + 1].kind == KIT_CG_TK_PUNCT && p->t[p->i + 1].punct == ':';
+  return true;
+}
+
+static bool is_blk_label(const P *p) {
+  return is_blk(p) && p->i + 1 < p->nt && p->t[p->i + 1].kind == KIT_CG_TK_PUNCT && p->t[p->i + 1].punct == ':';
 }
 
 static KitCgVal get_val(P *p) {
@@ -438,6 +443,98 @@ static void parse_tydesc(P *p) {
   p->m->tydescs[p->m->ntydescs++] = d;
 }
 
+/* `["name"] [type T] [off BITS] [bits W] [val V]`, fields in any order */
+static void parse_dimember(P *p, KitCgDiMember *mb) {
+  bool any = false;
+  for (;; any = true) {
+    if (kind(p) == KIT_CG_TK_STR && !mb->name) mb->name = expect_str(p);
+    else if (accept_word(p, "type")) mb->type = get_u32(p);
+    else if (accept_word(p, "off")) mb->offset_bits = get_u64(p);
+    else if (accept_word(p, "bits")) mb->bit_size = get_u32(p);
+    else if (accept_word(p, "val")) mb->value = get_i64(p);
+    else break;
+  }
+  if (!any) perr(p, "expected a member (\"name\" type off bits val), found %s", tokdesc(cur(p)));
+}
+
+static void parse_ditype(P *p) {
+  size_t at = p->i;
+  uint32_t n = get_u32(p);
+  uint32_t want = p->m->nditypes ? p->m->nditypes : 1;
+  if (n != want) perr_at(p, at, "ditype %u out of order (expected %u)", n, want);
+  if (n >= KIT_CG_TEXT_MAX_VAL) perr_at(p, at, "too many ditypes");
+  KitCgDiType d = {0};
+  int k = word_index(p, kit_cg_text_dikind, KIT_CG_DI_NKINDS);
+  if (k < 0) perr(p, "expected a ditype kind (base pointer typedef struct union array enum func const volatile)");
+  p->i++;
+  d.kind = (uint8_t)k;
+  KitCgDiMember *mem = NULL;
+  uint32_t nmem = 0, cap = 0;
+  for (;;) {
+    if (kind(p) == KIT_CG_TK_STR && !d.name) d.name = expect_str(p);
+    else if (accept_word(p, "of")) d.base = get_u32(p);
+    else if (accept_word(p, "size")) d.size = get_u64(p);
+    else if (accept_word(p, "align")) d.align = get_u32(p);
+    else if (accept_word(p, "count")) d.count = get_i64(p);
+    else if (accept_word(p, "decl")) d.flags |= KIT_CG_DIF_DECL;
+    else if (accept_word(p, "variadic")) d.flags |= KIT_CG_DIF_VARIADIC;
+    else if (accept_word(p, "enc")) {
+      if (kind(p) == KIT_CG_TK_INT) {
+        d.encoding = (uint8_t)get_int(p, 0, 255);
+        continue;
+      }
+      size_t e = 0;
+      while (e < KIT_CG_TEXT_NATE && !is_word(p, kit_cg_text_ate[e].name)) e++;
+      if (e == KIT_CG_TEXT_NATE) perr(p, "expected an encoding (boolean float signed signed_char unsigned ...)");
+      p->i++;
+      d.encoding = (uint8_t)kit_cg_text_ate[e].bit;
+    } else if (parse_loc(p, &d.loc)) continue;
+    else if (accept_punct(p, '{')) {
+      /* members go to the module arena: nothing to free on a parse error */
+      while (!accept_punct(p, '}')) {
+        if (nmem && !accept_punct(p, ',')) perr(p, "expected ',' or '}' in a member list, found %s", tokdesc(cur(p)));
+        if (nmem >= KIT_CG_TEXT_MAX_VAL) perr(p, "too many members");
+        GROW(p->m, mem, cap, nmem + 1);
+        mem[nmem] = (KitCgDiMember){0};
+        parse_dimember(p, &mem[nmem++]);
+      }
+    } else break;
+  }
+  expect_eol(p);
+  kit_cg_ditype_new(p->m, &d, mem, nmem);
+}
+
+/* `dvar "name" type T $obj|%val [off N] [deref] [arg N] [!loc ...]` */
+static void parse_dvar(P *p) {
+  KitCgDiVar v = {0};
+  v.name = expect_str(p);
+  expect_word(p, "type");
+  v.type = get_u32(p);
+  if (kind(p) == KIT_CG_TK_VAL) {
+    v.at = KIT_CG_DV_VALUE;
+    v.where = get_val(p);
+  } else {
+    v.where = get_stk(p);
+  }
+  for (;;) {
+    if (accept_word(p, "off")) v.offset = get_u64(p);
+    else if (accept_word(p, "deref")) v.deref = 1;
+    else if (accept_word(p, "arg")) v.arg = get_u32(p);
+    else if (parse_loc(p, &v.loc)) continue;
+    else break;
+  }
+  expect_eol(p);
+  kit_cg_divar_add(p->m, p->f, &v);
+}
+
+/* `!di N` (a ditype) */
+static bool parse_di(P *p, uint32_t *di) {
+  if (!is_mod(p, "di")) return false;
+  p->i++;
+  *di = get_u32(p);
+  return true;
+}
+
 static bool parse_symattr(P *p, KitCgSymbol *sy) {
   int k = word_index(p, kit_cg_text_linkage, 4);
   if (k >= 0) {
@@ -471,10 +568,15 @@ static void parse_global(P *p, bool defined) {
     else if (accept_word(p, "const")) g->is_const = true;
     else if (accept_word(p, "tls")) g->is_tls = true;
     else if (accept_word(p, "noredzone")) g->no_redzone = true;
+    else if (accept_word(p, "used")) g->used = true;
     else if (accept_word(p, "section")) g->section = expect_str(p);
     else if (parse_symattr(p, sy)) continue;
     else if (is_mod(p, "ty")) g->tydesc = parse_ty(p);
-    else if (parse_loc(p, &g->loc)) continue;
+    else if (parse_di(p, &g->ditype)) continue;
+    else if (is_mod(p, "diname")) {
+      p->i++;
+      g->diname = expect_str(p);
+    } else if (parse_loc(p, &g->loc)) continue;
     else if (accept_punct(p, '=')) {
       if (kind(p) != KIT_CG_TK_BLOB) perr(p, "expected an initializer x\"...\"");
       blob = p->i++ + 1;
@@ -486,6 +588,10 @@ static void parse_global(P *p, bool defined) {
       get_sym(p);
       get_i64(p);
       get_int(p, 0, 255);
+      if (is_blk(p)) {
+        get_blk(p);
+        if (accept_word(p, "minus")) get_blk(p);
+      }
     } else break;
   }
   expect_eol(p);
@@ -509,7 +615,14 @@ static void parse_global(P *p, bool defined) {
     KitCgSym rs = get_sym(p);
     int64_t add = get_i64(p);
     unsigned sz = (unsigned)get_int(p, 0, 255);
-    kit_cg_global_add_reloc(p->m, g, off, rs, add, sz);
+    KitCgBlkId rb = 0, rb2 = 0;
+    if (is_blk(p)) {
+      size_t bt = p->i;
+      rb = get_blk(p);
+      if (accept_word(p, "minus")) rb2 = get_blk(p);
+      if (!rb) perr_at(p, bt, "the entry block b0 has no address");
+    }
+    kit_cg_global_add_blockaddr(p->m, g, off, rs, rb, rb2, add, sz);
   }
   p->i = end;
 }
@@ -587,6 +700,7 @@ static void parse_signature(P *p, KitCgFunc *f) {
     if (accept_word(p, "zeroext")) f->ret_attrs |= KIT_CG_PA_ZEXT;
     else if (accept_word(p, "signext")) f->ret_attrs |= KIT_CG_PA_SEXT;
     else if (parse_symattr(p, sy)) continue;
+    else if (parse_di(p, &f->ditype)) continue;
     else if (parse_loc(p, &f->loc)) continue;
     else {
       bool hit = false;
@@ -951,6 +1065,19 @@ static void parse_inst(P *p, KitCgBlkId b) {
       while (accept_punct(p, ','));
     }
     break;
+  case KIT_CG_OP_BLOCKADDR:
+    type = KIT_CG_PTR;
+    push_blk(p, &nblks, get_blk(p));
+    break;
+  case KIT_CG_OP_INDIRECTBR:
+    parse_vals(p, &nargs, 1);
+    expect_punct(p, '[');
+    while (!is_punct(p, ']')) {
+      if (nblks) expect_punct(p, ',');
+      push_blk(p, &nblks, get_blk(p));
+    }
+    p->i++;
+    break;
   case KIT_CG_OP_UNREACHABLE:
   case KIT_CG_OP_TRAP: break;
   default:
@@ -1015,6 +1142,8 @@ static void parse_body(P *p, KitCgFunc *f) {
     }
     if (accept_word(p, "stack")) {
       parse_stack(p);
+    } else if (accept_word(p, "dvar")) {
+      parse_dvar(p);
     } else if (is_blk_label(p)) {
       size_t at = p->i;
       KitCgBlkId n = get_blk(p);
@@ -1068,6 +1197,7 @@ static void parse_top(P *p) {
       p->m->name = expect_str(p);
       expect_eol(p);
     } else if (accept_word(p, "tydesc")) parse_tydesc(p);
+    else if (accept_word(p, "ditype")) parse_ditype(p);
     else if (accept_word(p, "global")) parse_global(p, true);
     else if (accept_word(p, "extern")) parse_global(p, false);
     else if (accept_word(p, "alias")) parse_alias(p);
@@ -1075,7 +1205,7 @@ static void parse_top(P *p) {
     else if (accept_word(p, "func")) parse_func(p, true);
     else if (accept_word(p, "ctor")) parse_ctor(p, false);
     else if (accept_word(p, "dtor")) parse_ctor(p, true);
-    else perr(p, "expected a top-level definition (module tydesc global extern alias declare func ctor dtor)");
+    else perr(p, "expected a top-level definition (module tydesc ditype global extern alias declare func ctor dtor)");
   }
 }
 

@@ -75,6 +75,72 @@ static void ptydesc(const KitCgModule *m, uint32_t i, FILE *out) {
   fputc('\n', out);
 }
 
+/* `["name"] [type T] [off BITS] [bits W] [val V]`: the fields that are not
+ * zero (an all-zero member prints `val 0`) */
+static void pmember(const KitCgModule *m, const KitCgDiMember *mb, FILE *out) {
+  const char *sep = "";
+  if (mb->name) {
+    pstr(out, mstr(m, mb->name));
+    sep = " ";
+  }
+  if (mb->type) {
+    fprintf(out, "%stype %" PRIu32, sep, mb->type);
+    sep = " ";
+  }
+  if (mb->offset_bits) {
+    fprintf(out, "%soff %" PRIu64, sep, mb->offset_bits);
+    sep = " ";
+  }
+  if (mb->bit_size) {
+    fprintf(out, "%sbits %" PRIu32, sep, mb->bit_size);
+    sep = " ";
+  }
+  if (mb->value || !*sep) fprintf(out, "%sval %" PRId64, sep, mb->value);
+}
+
+static void pditype(const KitCgModule *m, uint32_t i, FILE *out) {
+  const KitCgDiType *d = &m->ditypes[i];
+  fprintf(out, "ditype %" PRIu32 " %s", i, d->kind < KIT_CG_DI_NKINDS ? kit_cg_text_dikind[d->kind] : "?");
+  if (d->name) {
+    fputc(' ', out);
+    pstr(out, mstr(m, d->name));
+  }
+  if (d->base) fprintf(out, " of %" PRIu32, d->base);
+  if (d->size) fprintf(out, " size %" PRIu64, d->size);
+  if (d->align) fprintf(out, " align %" PRIu32, d->align);
+  if (d->kind == KIT_CG_DI_ARRAY) fprintf(out, " count %" PRId64, d->count);
+  if (d->encoding) { /* a word, or the number of an encoding without one */
+    const char *enc = NULL;
+    for (size_t k = 0; k < KIT_CG_TEXT_NATE; k++)
+      if (kit_cg_text_ate[k].bit == d->encoding) enc = kit_cg_text_ate[k].name;
+    if (enc) fprintf(out, " enc %s", enc);
+    else fprintf(out, " enc %u", (unsigned)d->encoding);
+  }
+  if (d->flags & KIT_CG_DIF_DECL) fputs(" decl", out);
+  if (d->flags & KIT_CG_DIF_VARIADIC) fputs(" variadic", out);
+  ploc(m, &d->loc, out);
+  if (d->nmembers && d->members) {
+    fputs(" {", out);
+    for (uint32_t k = 0; k < d->nmembers; k++) {
+      fputs(k ? ", " : " ", out);
+      pmember(m, &d->members[k], out);
+    }
+    fputs(" }", out);
+  }
+  fputc('\n', out);
+}
+
+static void pdivar(const KitCgModule *m, const KitCgDiVar *v, FILE *out) {
+  fputs("  dvar ", out);
+  pstr(out, mstr(m, v->name));
+  fprintf(out, " type %" PRIu32 " %s%" PRIu32, v->type, v->at == KIT_CG_DV_VALUE ? "%" : "$", v->where);
+  if (v->offset) fprintf(out, " off %" PRIu64, v->offset);
+  if (v->deref) fputs(" deref", out);
+  if (v->arg) fprintf(out, " arg %" PRIu32, v->arg);
+  ploc(m, &v->loc, out);
+  fputc('\n', out);
+}
+
 static void pglobal(const KitCgModule *m, const KitCgGlobal *g, FILE *out) {
   const KitCgSymbol *sy = g->sym < m->nsyms ? &m->syms[g->sym] : NULL;
   bool defined = sy && sy->defined;
@@ -90,8 +156,14 @@ static void pglobal(const KitCgModule *m, const KitCgGlobal *g, FILE *out) {
     pstr(out, mstr(m, g->section));
   }
   if (g->no_redzone) fputs(" noredzone", out);
+  if (g->used) fputs(" used", out);
   if (sy) pasm(m, sy, out);
   if (g->tydesc) fprintf(out, " !ty %" PRIu32, g->tydesc);
+  if (g->ditype) fprintf(out, " !di %" PRIu32, g->ditype);
+  if (g->diname) {
+    fputs(" !diname ", out);
+    pstr(out, mstr(m, g->diname));
+  }
   ploc(m, &g->loc, out);
   if (g->init) {
     uint64_t n = g->size;
@@ -105,6 +177,8 @@ static void pglobal(const KitCgModule *m, const KitCgGlobal *g, FILE *out) {
     fprintf(out, " reloc %" PRIu64 " ", r->offset);
     psym(m, r->sym, out);
     fprintf(out, " %" PRId64 " %u", r->addend, (unsigned)r->size);
+    if (r->blk) fprintf(out, " b%" PRIu32, r->blk);
+    if (r->blk && r->blk2) fprintf(out, " minus b%" PRIu32, r->blk2);
   }
   fputc('\n', out);
 }
@@ -152,6 +226,7 @@ static void pfuncheader(const KitCgModule *m, const KitCgFunc *f, FILE *out) {
   for (size_t i = 0; i < KIT_CG_TEXT_NFATTRS; i++)
     if (f->attrs & kit_cg_text_fattrs[i].bit) fprintf(out, " %s", kit_cg_text_fattrs[i].name);
   if (sy) pasm(m, sy, out);
+  if (f->ditype) fprintf(out, " !di %" PRIu32, f->ditype);
   ploc(m, &f->loc, out);
 }
 
@@ -300,6 +375,12 @@ static void pinst(const KitCgModule *m, const KitCgFunc *f, const KitCgInst *in,
     for (uint32_t i = 0; i < in->nargs; i++)
       fprintf(out, "%s [%%%" PRIu32 ", b%" PRIu32 "]", i ? "," : "", in->args[i], blk(in, i));
     break;
+  case KIT_CG_OP_BLOCKADDR: fprintf(out, " b%" PRIu32, blk(in, 0)); break;
+  case KIT_CG_OP_INDIRECTBR:
+    fprintf(out, " %%%" PRIu32 " [", arg(in, 0));
+    for (uint32_t i = 0; i < in->nblks; i++) fprintf(out, "%sb%" PRIu32, i ? ", " : "", in->blks[i]);
+    fputc(']', out);
+    break;
   case KIT_CG_OP_SWITCH:
     fprintf(out, " %s %%%" PRIu32 ", b%" PRIu32 " [", tname(vtype(f, arg(in, 0))), arg(in, 0), blk(in, 0));
     for (uint32_t i = 1; i < in->nblks; i++)
@@ -359,6 +440,7 @@ void kit_cg_print_func(const KitCgModule *m, const KitCgFunc *f, FILE *out) {
     ploc(m, &s->loc, out);
     fputc('\n', out);
   }
+  for (uint32_t i = 0; i < f->ndivars && f->divars; i++) pdivar(m, &f->divars[i], out);
   for (uint32_t b = 0; b < f->nblocks; b++) {
     const KitCgBlock *bb = &f->blocks[b];
     fprintf(out, "b%" PRIu32 ":", b);
@@ -377,6 +459,7 @@ void kit_cg_print(const KitCgModule *m, FILE *out) {
   pstr(out, mstr(m, m->name));
   fputc('\n', out);
   for (uint32_t i = 1; i < m->ntydescs; i++) ptydesc(m, i, out);
+  for (uint32_t i = 1; i < m->nditypes && m->ditypes; i++) pditype(m, i, out);
   for (uint32_t i = 0; i < m->nglobals; i++) pglobal(m, m->globals[i], out);
   for (uint32_t s = 0; s < m->nsyms; s++)
     if (m->syms[s].kind == KIT_CG_SYM_ALIAS) palias(m, s, out);

@@ -36,6 +36,17 @@ static const char *const kit_cg_text_vis[] = {"default", "hidden", "protected"};
 /* index = KitCgTyKind */
 static const char *const kit_cg_text_tdkind[] = {"int", "float", "ptr", "other"};
 
+/* index = KitCgDiKind */
+static const char *const kit_cg_text_dikind[] = {"base",  "pointer", "typedef", "struct", "union",
+                                                 "array", "enum",    "func",    "const",  "volatile"};
+/* DWARF base type encodings, by their KIT_CG_ATE_* value */
+static const KitCgWord kit_cg_text_ate[] = {
+    {"boolean", KIT_CG_ATE_BOOLEAN}, {"complex_float", KIT_CG_ATE_COMPLEX_FLOAT}, {"float", KIT_CG_ATE_FLOAT},
+    {"signed", KIT_CG_ATE_SIGNED},   {"signed_char", KIT_CG_ATE_SIGNED_CHAR},     {"unsigned", KIT_CG_ATE_UNSIGNED},
+    {"unsigned_char", KIT_CG_ATE_UNSIGNED_CHAR},
+};
+#define KIT_CG_TEXT_NATE (sizeof kit_cg_text_ate / sizeof kit_cg_text_ate[0])
+
 /* the largest value id and initialized global the parser accepts: bounds the
  * memory a hostile text can make it allocate */
 #define KIT_CG_TEXT_MAX_VAL (1u << 24)

@@ -138,6 +138,105 @@ static void check_tydescs(V *v) {
   }
 }
 
+/* a block-address relocation names blocks of a function defined here */
+static void check_blockreloc(V *v, const char *n, uint32_t r, const KitCgReloc *rl) {
+  const KitCgModule *m = v->m;
+  const KitCgSymbol *sy = &m->syms[rl->sym];
+  if (sy->kind != KIT_CG_SYM_FUNC || sy->index >= m->nfuncs || !m->funcs[sy->index] ||
+      kit_cg_func_is_decl(m->funcs[sy->index])) {
+    modprob(v, "global @%s: reloc %u takes a block address of @%s, which is not a function defined here", n, r,
+            sname(m, rl->sym));
+    return;
+  }
+  uint32_t nb = m->funcs[sy->index]->nblocks;
+  if (!rl->blk) modprob(v, "global @%s: reloc %u subtracts a block address from no block address", n, r);
+  if (rl->blk >= nb || rl->blk2 >= nb)
+    modprob(v, "global @%s: reloc %u names block b%u of @%s, which has %u blocks", n, r,
+            rl->blk >= nb ? rl->blk : rl->blk2, sname(m, rl->sym), nb);
+}
+
+/* ---- debug info ---------------------------------------------------------- */
+
+static bool ditype_ok(const KitCgModule *m, uint32_t t) { return t < m->nditypes || (!t && !m->nditypes); }
+
+/* Only a pointer or a struct/union may close a cycle of types: the others
+ * (typedef, qualifier, array, enum, function) would describe themselves. */
+static bool ditype_cycles(const KitCgModule *m, uint32_t i) {
+  uint32_t t = i;
+  for (uint32_t steps = 0; steps <= m->nditypes; steps++) {
+    const KitCgDiType *d = &m->ditypes[t];
+    if (d->kind == KIT_CG_DI_POINTER || d->kind == KIT_CG_DI_STRUCT || d->kind == KIT_CG_DI_UNION || !d->base ||
+        d->base >= m->nditypes)
+      return false;
+    t = d->base;
+  }
+  return true;
+}
+
+static void check_ditypes(V *v) {
+  const KitCgModule *m = v->m;
+  for (uint32_t i = 1; i < m->nditypes && m->ditypes; i++) {
+    const KitCgDiType *d = &m->ditypes[i];
+    if (d->kind >= KIT_CG_DI_NKINDS) {
+      modprob(v, "ditype %u: bad kind %u", i, d->kind);
+      continue;
+    }
+    if (d->name >= m->nstrs) modprob(v, "ditype %u: name string out of range", i);
+    if (d->loc.file >= m->nstrs) modprob(v, "ditype %u: location file string out of range", i);
+    if (d->base >= m->nditypes) modprob(v, "ditype %u: base ditype %u out of range", i, d->base);
+    else if (ditype_cycles(m, i))
+      modprob(v, "ditype %u: describes itself (a cycle not through a pointer or struct)", i);
+    /* a typedef or qualifier of 0 names void; an array needs its element */
+    if (d->kind == KIT_CG_DI_ARRAY && !d->base) modprob(v, "ditype %u: array without an element type", i);
+    if (d->kind == KIT_CG_DI_BASE) {
+      bool enc = false;
+      for (unsigned e = KIT_CG_ATE_BOOLEAN; e <= KIT_CG_ATE_UNSIGNED_CHAR; e++) enc |= d->encoding == e;
+      if (!enc) modprob(v, "ditype %u: bad base type encoding %u", i, d->encoding);
+      if (!d->size) modprob(v, "ditype %u: base type of size 0", i);
+    }
+    if (d->align && !pow2_or_0(d->align)) modprob(v, "ditype %u: alignment %u is not a power of two", i, d->align);
+    bool has_members = d->kind == KIT_CG_DI_STRUCT || d->kind == KIT_CG_DI_UNION || d->kind == KIT_CG_DI_ENUM ||
+                       d->kind == KIT_CG_DI_FUNC;
+    if (d->nmembers && (!has_members || !d->members)) modprob(v, "ditype %u: members on a kind that has none", i);
+    for (uint32_t k = 0; has_members && d->members && k < d->nmembers; k++) {
+      const KitCgDiMember *mb = &d->members[k];
+      if (mb->name >= m->nstrs) modprob(v, "ditype %u: member %u name string out of range", i, k);
+      if (mb->type >= m->nditypes) modprob(v, "ditype %u: member %u ditype %u out of range", i, k, mb->type);
+      bool typed = d->kind != KIT_CG_DI_ENUM;
+      if (typed && !mb->type) modprob(v, "ditype %u: member %u has no type", i, k);
+      if (mb->bit_size > 64 || (mb->bit_size && d->kind != KIT_CG_DI_STRUCT && d->kind != KIT_CG_DI_UNION))
+        modprob(v, "ditype %u: member %u has a bad bit-field width %u", i, k, mb->bit_size);
+      uint64_t width = mb->bit_size ? mb->bit_size : mb->type < m->nditypes ? m->ditypes[mb->type].size * 8 : 0;
+      uint64_t end = mb->offset_bits + width;
+      if ((d->kind == KIT_CG_DI_STRUCT || d->kind == KIT_CG_DI_UNION) && !(d->flags & KIT_CG_DIF_DECL) &&
+          (mb->offset_bits > d->size * 8 || end > d->size * 8))
+        modprob(v, "ditype %u: member %u at bit %llu lies outside the %llu-byte type", i, k,
+                (unsigned long long)mb->offset_bits, (unsigned long long)d->size);
+    }
+  }
+}
+
+/* the variables of f and its ditype */
+static void check_divars(V *v, const KitCgFunc *f) {
+  const KitCgModule *m = v->m;
+  if (!ditype_ok(m, f->ditype) || (f->ditype && m->ditypes[f->ditype].kind != KIT_CG_DI_FUNC))
+    funcprob(v, "ditype %u is not a function type", f->ditype);
+  for (uint32_t i = 0; i < f->ndivars && f->divars; i++) {
+    const KitCgDiVar *dv = &f->divars[i];
+    if (dv->name >= m->nstrs) funcprob(v, "dvar %u: name string out of range", i);
+    if (!dv->type || !ditype_ok(m, dv->type)) funcprob(v, "dvar %u: ditype %u out of range", i, dv->type);
+    if (dv->loc.file >= m->nstrs) funcprob(v, "dvar %u: location file string out of range", i);
+    if (dv->at == KIT_CG_DV_STACK && dv->where >= f->nstack)
+      funcprob(v, "dvar %u: stack object $%u out of range", i, dv->where);
+    else if (dv->at == KIT_CG_DV_VALUE &&
+             (!dv->where || dv->where > f->nparams || f->params[dv->where - 1].type != KIT_CG_PTR))
+      funcprob(v, "dvar %u: %%%u is not a pointer parameter", i, dv->where);
+    else if (dv->at > KIT_CG_DV_VALUE) funcprob(v, "dvar %u: bad location kind %u", i, dv->at);
+    for (uint32_t k = 0; k < i && dv->arg; k++)
+      if (f->divars[k].arg == dv->arg) funcprob(v, "dvar %u: parameter %u described twice", i, dv->arg);
+  }
+}
+
 static void check_globals(V *v) {
   const KitCgModule *m = v->m;
   for (uint32_t i = 0; i < m->nglobals; i++) {
@@ -152,6 +251,8 @@ static void check_globals(V *v) {
     if (!g->align || !pow2_or_0(g->align)) modprob(v, "global @%s: alignment %u is not a power of two", n, g->align);
     if (g->section >= m->nstrs) modprob(v, "global @%s: section string out of range", n);
     if (g->tydesc >= m->ntydescs) modprob(v, "global @%s: tydesc %u out of range", n, g->tydesc);
+    if (!ditype_ok(m, g->ditype)) modprob(v, "global @%s: ditype %u out of range", n, g->ditype);
+    if (g->diname >= m->nstrs) modprob(v, "global @%s: debug name string out of range", n);
     if (g->loc.file >= m->nstrs) modprob(v, "global @%s: location file string out of range", n);
     if (g->nrelocs && !g->init) modprob(v, "global @%s: relocations without an initializer", n);
     for (uint32_t r = 0; r < g->nrelocs && g->relocs; r++) {
@@ -161,6 +262,7 @@ static void check_globals(V *v) {
         modprob(v, "global @%s: reloc %u at offset %llu does not fit the global's size %llu", n, r,
                 (unsigned long long)rl->offset, (unsigned long long)g->size);
       if (rl->sym >= m->nsyms) modprob(v, "global @%s: reloc %u names symbol %u, which does not exist", n, r, rl->sym);
+      if ((rl->blk || rl->blk2) && rl->sym < m->nsyms) check_blockreloc(v, n, r, rl);
     }
   }
 }
@@ -551,6 +653,12 @@ static void check_inst(V *v) {
       if (in->nblks != 2) prob(v, "condbr needs 2 targets, has %u", in->nblks);
       break;
     case KIT_CG_OP_SWITCH: check_switch(v, ty[0]); break;
+    case KIT_CG_OP_BLOCKADDR:
+      want_result(v, T == KIT_CG_PTR, "ptr");
+      if (in->nblks != 1) prob(v, "blockaddr needs 1 block, has %u", in->nblks);
+      else if (in->blks[0] == 0) prob(v, "the entry block has no address");
+      break;
+    case KIT_CG_OP_INDIRECTBR: want(v, 0, ty[0], KIT_CG_PTR); break;
     case KIT_CG_OP_RET: check_ret(v, ty); break;
     default: break;
     }
@@ -825,6 +933,7 @@ static void check_func(V *v, const KitCgFunc *f) {
     if (so->name >= m->nstrs) funcprob(v, "stack object $%u: name string out of range", s);
     if (so->loc.file >= m->nstrs) funcprob(v, "stack object $%u: location file string out of range", s);
   }
+  check_divars(v, f);
   uint32_t nb = f->nblocks, nv = f->nvals;
   v->defblk = malloc(nv * sizeof(uint32_t));
   v->defidx = malloc(nv * sizeof(uint32_t));
@@ -883,6 +992,7 @@ int kit_cg_verify(const KitCgModule *m, FILE *err) {
   }
   check_syms(&v);
   check_tydescs(&v);
+  check_ditypes(&v);
   check_globals(&v);
   check_ctors(&v, m->ctors, m->nctors, "ctor");
   check_ctors(&v, m->dtors, m->ndtors, "dtor");

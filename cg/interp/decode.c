@@ -313,10 +313,15 @@ static int switch_cmp(const void *a, const void *b) {
   return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-static void decode_switch(Dec *D, uint32_t blk, const KitCgInst *in) {
+static SwitchDesc *switch_desc(Dec *D) {
   SwitchDesc *sd = xcalloc(1, sizeof *sd);
   D->fn->switches = xrealloc(D->fn->switches, (D->fn->nswitches + 1) * sizeof(SwitchDesc *));
   D->fn->switches[D->fn->nswitches++] = sd;
+  return sd;
+}
+
+static void decode_switch(Dec *D, uint32_t blk, const KitCgInst *in) {
+  SwitchDesc *sd = switch_desc(D);
   KitCgType t = (KitCgType)D->f->vtype[in->args[0]];
   sd->mask = kit_interp__mask(t);
   uint32_t nc = in->nblks ? in->nblks - 1 : 0;
@@ -345,6 +350,30 @@ static void decode_switch(Dec *D, uint32_t blk, const KitCgInst *in) {
     }
   }
   edge_target(D, 0, 0, blk, in->blks[0], in, &sd->dflt);
+  free(pairs);
+}
+
+/* indirectbr: a switch over the block-address tokens of its destinations;
+ * any other address ends in the slow path, which reports it */
+static void decode_indirectbr(Dec *D, uint32_t blk, const KitCgInst *in) {
+  SwitchDesc *sd = switch_desc(D);
+  sd->mask = UINT64_MAX;
+  uint32_t n = in->nblks;
+  uint64_t (*pairs)[2] = xcalloc(n + 1, sizeof *pairs);
+  for (uint32_t i = 0; i < n; i++) {
+    pairs[i][0] = kit_interp__blockaddr(D->f->sym, in->blks[i]);
+    pairs[i][1] = in->blks[i];
+  }
+  qsort(pairs, n, sizeof *pairs, switch_cmp);
+  sd->n = n;
+  sd->vals = xcalloc(n + 1, sizeof(uint64_t));
+  sd->targets = xcalloc(n + 1, sizeof(uint32_t));
+  emit(D, IOP_SWITCH, 0, in->args[0], 0, (uint64_t)(uintptr_t)sd, in);
+  for (uint32_t i = 0; i < n; i++) {
+    sd->vals[i] = pairs[i][0];
+    edge_target(D, 0, 0, blk, (uint32_t)pairs[i][1], in, &sd->targets[i]);
+  }
+  sd->dflt = emit(D, IOP_SLOW, 0, 0, 0, (uint64_t)(uintptr_t)in, in);
   free(pairs);
 }
 
@@ -386,6 +415,7 @@ static int decode_inst(Dec *D, uint32_t blk, const KitCgBlock *bb, uint32_t *pi)
   switch ((KitCgOp)in->op) {
   case KIT_CG_OP_CONST: case KIT_CG_OP_SYMADDR: case KIT_CG_OP_STACKADDR: case KIT_CG_OP_FRAMEADDR:
   case KIT_CG_OP_RETADDR: case KIT_CG_OP_PHI: case KIT_CG_OP_LIFETIME_START: case KIT_CG_OP_LIFETIME_END:
+  case KIT_CG_OP_BLOCKADDR:
     return 0;
   case KIT_CG_OP_PARAM:
     if (in->aux >= f->nparams) return D->err = "param index out of range", -1;
@@ -474,6 +504,9 @@ static int decode_inst(Dec *D, uint32_t blk, const KitCgBlock *bb, uint32_t *pi)
   case KIT_CG_OP_SWITCH:
     if (in->nblks < 1 || (in->nblks > 1 && !in->cases)) return D->err = "malformed switch", -1;
     decode_switch(D, blk, in);
+    return 0;
+  case KIT_CG_OP_INDIRECTBR:
+    decode_indirectbr(D, blk, in);
     return 0;
   case KIT_CG_OP_UNREACHABLE:
     emit(D, IOP_UNREACH, 0, 0, 0, 0, in);
@@ -599,7 +632,7 @@ static int layout(Dec *D) {
   for (uint32_t b = 0; b < f->nblocks; b++)
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       const KitCgInst *in = &f->blocks[b].insts[i];
-      nc += in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_SYMADDR;
+      nc += in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_SYMADDR || in->op == KIT_CG_OP_BLOCKADDR;
       ns += in->op == KIT_CG_OP_STACKADDR || in->op == KIT_CG_OP_FRAMEADDR || in->op == KIT_CG_OP_RETADDR;
       for (uint32_t k = 0; k < in->nargs; k++) D->uses[in->args[k]]++;
       if ((in->op == KIT_CG_OP_CALL || in->op == KIT_CG_OP_CALLI) && in->type2 != KIT_CG_VOID && in->id)
@@ -623,6 +656,11 @@ static int layout(Dec *D) {
           D->is_const[in->id] = 1;
           D->cbits[in->id] = fn->cval[fn->nconsts - 1].i;
         }
+      } else if (in->op == KIT_CG_OP_BLOCKADDR) {
+        Slot v = {.q = 0};
+        v.i = kit_interp__blockaddr(f->sym, in->nblks ? in->blks[0] : 0);
+        fn->cslot[fn->nconsts] = in->id;
+        fn->cval[fn->nconsts++] = v;
       } else if (in->op == KIT_CG_OP_SYMADDR && tls_index(m, in->aux) != UINT32_MAX) {
         fn->tl_slot[fn->ntls] = in->id;
         fn->tl_global[fn->ntls] = tls_index(m, in->aux);

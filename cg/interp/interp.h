@@ -180,6 +180,14 @@ struct KitInterp {
   Ins exit_ins;           /* where an activation's entry frame returns to */
 };
 
+/* Labels as values: the interpreter's address of block blk of the function
+ * with symbol fsym. A token, not memory (non-canonical on x86-64, so a load
+ * through it faults), linear in blk so that &&a - &&b and &&b + (&&a - &&b)
+ * compute as in C; an indirectbr compares against the tokens of its list. */
+static inline uint64_t kit_interp__blockaddr(KitCgSym fsym, KitCgBlkId blk) {
+  return 0xb10c000000000000ull | ((uint64_t)(fsym & 0xffffff) << 24) | (blk & 0xffffff);
+}
+
 /* state.c */
 Fn *kit_interp__fn(KitInterp *ip, const KitCgFunc *f);
 void *kit_interp__func_addr(KitInterp *ip, Fn *fn); /* closure entry, created on demand */

@@ -553,6 +553,7 @@ const char *kit_interp__slow(KitInterp *ip, Frame *fp, Slot *S, const KitCgInst 
   case KIT_CG_OP_VAEND: return NULL;
   case KIT_CG_OP_VACOPY: memcpy(S[in->args[0]].p, S[in->args[1]].p, sizeof(VaList)); return NULL;
   case KIT_CG_OP_VAARG: return va_arg_op(in, S);
+  case KIT_CG_OP_INDIRECTBR: return "indirectbr to an address that is not one of its destinations";
   default: return "operation not supported by the interpreter";
   }
 }

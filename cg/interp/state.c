@@ -172,6 +172,12 @@ Ctx *kit_interp__ctx(void) {
   return tl_ctx = c;
 }
 
+void kit_interp_abandon_thread(void) {
+  if (!tl_ctx) return;
+  tl_ctx->fp = tl_ctx->frames;
+  tl_ctx->trap_pending = 0;
+}
+
 /* a thread's copies of the TLS globals, started from their initial images */
 static void **tls_copy(KitInterp *ip) {
   KitCgModule *m = ip->m;
@@ -306,7 +312,9 @@ static int setup_globals(KitInterp *ip, FILE *err) {
                 (unsigned long long)rl->offset);
         return -1;
       }
-      uint64_t v = (uint64_t)(uintptr_t)sym_address(ip, rl->sym) + (uint64_t)rl->addend;
+      uint64_t v = rl->blk ? kit_interp__blockaddr(rl->sym, rl->blk) : (uint64_t)(uintptr_t)sym_address(ip, rl->sym);
+      if (rl->blk2) v -= kit_interp__blockaddr(rl->sym, rl->blk2);
+      v += (uint64_t)rl->addend;
       memcpy((char *)ip->gmem[gi] + rl->offset, &v, size);
     }
     if (g->is_tls) {

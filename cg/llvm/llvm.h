@@ -31,6 +31,9 @@ typedef struct KitLower {
   LLVMDIBuilderRef dib;
   LLVMMetadataRef cu;
   LLVMMetadataRef *difiles; /* per module string, lazily */
+  LLVMMetadataRef cu_file;
+  LLVMMetadataRef *ditypes, *ditemps; /* per ditype: its DI type, a placeholder while it is built */
+  uint8_t *dibusy;                    /* per ditype: being built */
   /* the function being lowered */
   KitCgFunc *f;
   LLVMValueRef fn;
@@ -64,6 +67,13 @@ void kit_llvm__error(KitLower *l, const char *fmt, ...) __attribute__((format(pr
 LLVMValueRef kit_llvm__intrinsic(KitLower *l, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
                                  unsigned nargs);
 LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str);
+
+/* debug.c: the debug-info side table (ditypes, variables, described globals) */
+void kit_llvm__debug_begin_types(KitLower *l);
+void kit_llvm__debug_end_types(KitLower *l);
+LLVMMetadataRef kit_llvm__disubroutine(KitLower *l, const KitCgFunc *f, LLVMMetadataRef file);
+void kit_llvm__debug_globals(KitLower *l);
+void kit_llvm__debug_vars(KitLower *l);
 void kit_llvm__param_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef v, bool call_site);
 void kit_llvm__site_attrs(KitLower *l, unsigned ret_attrs, const KitCgParam *pa, uint32_t n, LLVMValueRef call);
 LLVMAttributeRef kit_llvm__attr(LLVMContextRef ctx, const char *name);

@@ -148,7 +148,12 @@ static void func_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef fn) {
     if (f->attrs & fa[i].bit) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, fa[i].name));
   kit_llvm__param_attrs(l, f, fn, false);
   if (kit_cg_func_is_decl(f)) return;
-  /* the sanitizer runtime unwinds by frame pointer */
+  /* asynchronous unwind tables (2) even when nounwind, as clang on x86-64: debuggers
+   * and unwinders walk through every frame */
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(l->ctx, LLVMGetEnumAttributeKindForName("uwtable", 7), 2));
+  /* the sanitizer runtime unwinds by frame pointer (KitLlvmOptions.omit_frame_pointer
+   * drops it again for optimised code without sanitizers) */
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(l->ctx, "frame-pointer", 13, "all", 3));
   if (l->target == KIT_TARGET_RISCV64_LINUX) {
     const char *feat = "+m,+a,+f,+d,+c";
@@ -166,6 +171,24 @@ static int reloc_cmp(const void *a, const void *b) {
 
 static LLVMValueRef bytes_const(KitLower *l, const uint8_t *p, uint64_t n) {
   return LLVMConstStringInContext(l->ctx, (const char *)p, (unsigned)n, 1);
+}
+
+/* &&block of a reloc: block r->blk of function r->sym, whose body is lowered
+ * already (globals with block addresses are finished after the bodies);
+ * lower_body appends the LLVM blocks of CG blocks 0..n-1 first, in order. */
+static LLVMValueRef block_address(KitLower *l, const KitCgReloc *r) {
+  const KitCgSymbol *sy = &l->m->syms[r->sym];
+  LLVMValueRef fn = l->syms[r->sym];
+  LLVMBasicBlockRef bb = NULL;
+  if (sy->kind == KIT_CG_SYM_FUNC && r->blk && r->blk < l->m->funcs[sy->index]->nblocks && LLVMCountBasicBlocks(fn)) {
+    bb = LLVMGetFirstBasicBlock(fn);
+    for (uint32_t k = 0; bb && k < r->blk; k++) bb = LLVMGetNextBasicBlock(bb);
+  }
+  if (!bb) {
+    kit_llvm__error(l, "block address of b%u of @%s: no such block", r->blk, kit_cg_sym_name(l->m, r->sym));
+    return LLVMConstNull(l->ptr);
+  }
+  return LLVMBlockAddress(fn, bb);
 }
 
 /* The initializer: plain bytes, or with relocations a packed struct of byte
@@ -187,7 +210,16 @@ static LLVMValueRef global_init(KitLower *l, KitCgGlobal *g) {
       continue;
     }
     if (r->offset > at) fields[nf++] = bytes_const(l, g->init + at, r->offset - at);
-    LLVMValueRef v = l->syms[r->sym];
+    LLVMValueRef v = r->blk ? block_address(l, r) : l->syms[r->sym];
+    if (r->blk2) {
+      LLVMValueRef b2 = LLVMConstPtrToInt(block_address(l, &(KitCgReloc){.sym = r->sym, .blk = r->blk2}), l->i64);
+      v = LLVMConstSub(LLVMConstPtrToInt(v, l->i64), b2);
+      if (r->addend) v = LLVMConstAdd(v, LLVMConstInt(l->i64, (uint64_t)r->addend, 1));
+      v = r->size == 4 ? LLVMConstTrunc(v, l->i32) : v;
+      fields[nf++] = v;
+      at = r->offset + r->size;
+      continue;
+    }
     if (r->addend) {
       LLVMValueRef off = LLVMConstInt(l->i64, (uint64_t)r->addend, 1);
       v = LLVMConstGEP2(l->i8, v, &off, 1);
@@ -258,9 +290,18 @@ static void create_global(KitLower *l, KitCgGlobal *g) {
   }
 }
 
-static void finish_globals(KitLower *l) {
+static bool has_block_reloc(const KitCgGlobal *g) {
+  for (uint32_t r = 0; r < g->nrelocs; r++)
+    if (g->relocs[r].blk) return true;
+  return false;
+}
+
+/* blockrefs: the globals whose initializers take block addresses, which
+ * exist only once the function bodies are lowered; else all the others */
+static void finish_globals(KitLower *l, bool blockrefs) {
   for (uint32_t i = 0; i < l->m->nglobals; i++) {
     KitCgGlobal *g = l->m->globals[i];
+    if (has_block_reloc(g) != blockrefs) continue;
     LLVMValueRef old = l->syms[g->sym];
     if (!g->nrelocs || !l->m->syms[g->sym].defined || l->m->syms[g->sym].linkage == KIT_CG_LINK_COMMON) {
       define_global(l, g);
@@ -328,6 +369,13 @@ static void ctor_func(KitLower *l, const char *name, const KitCgCtor *cs, uint32
   free(sorted);
 }
 
+static void metadata_array(KitLower *l, const char *name, LLVMValueRef *el, uint32_t n) {
+  LLVMValueRef gv = LLVMAddGlobal(l->mod, LLVMArrayType(l->ptr, n), name);
+  LLVMSetLinkage(gv, LLVMAppendingLinkage);
+  LLVMSetSection(gv, "llvm.metadata");
+  LLVMSetInitializer(gv, LLVMConstArray(l->ptr, el, n));
+}
+
 static void used_array(KitLower *l, bool with_inits) {
   uint32_t n = with_inits ? l->m->nctors + l->m->ndtors : 0;
   for (uint32_t i = 0; i < l->m->nfuncs; i++) n += (l->m->funcs[i]->attrs & KIT_CG_FA_USED) != 0;
@@ -345,10 +393,21 @@ static void used_array(KitLower *l, bool with_inits) {
     free(el);
     return;
   }
-  LLVMValueRef gv = LLVMAddGlobal(l->mod, LLVMArrayType(l->ptr, n), "llvm.used");
-  LLVMSetLinkage(gv, LLVMAppendingLinkage);
-  LLVMSetSection(gv, "llvm.metadata");
-  LLVMSetInitializer(gv, LLVMConstArray(l->ptr, el, n));
+  metadata_array(l, "llvm.used", el, n);
+  free(el);
+}
+
+/* globals marked used (user attribute, arrays the passes made) survive
+ * optimisation even when no code reads them, as clang's llvm.compiler.used */
+static void compiler_used_array(KitLower *l) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < l->m->nglobals; i++) n += l->m->globals[i]->used && l->m->syms[l->m->globals[i]->sym].defined;
+  if (!n) return;
+  LLVMValueRef *el = malloc(n * sizeof *el);
+  n = 0;
+  for (uint32_t i = 0; i < l->m->nglobals; i++)
+    if (l->m->globals[i]->used && l->m->syms[l->m->globals[i]->sym].defined) el[n++] = l->syms[l->m->globals[i]->sym];
+  metadata_array(l, "llvm.compiler.used", el, n);
   free(el);
 }
 
@@ -377,12 +436,14 @@ static void debug_begin(KitLower *l, const char *source_name) {
   l->dib = LLVMCreateDIBuilder(l->mod);
   l->difiles = calloc(l->m->nstrs, sizeof *l->difiles);
   const char *cufile = source_name ? source_name : kit_cg_strget(l->m, l->m->name);
-  l->cu = LLVMDIBuilderCreateCompileUnit(l->dib, LLVMDWARFSourceLanguageC11, di_file_path(l, cufile), "kit", 3, 0, "", 0,
+  l->cu_file = di_file_path(l, cufile);
+  l->cu = LLVMDIBuilderCreateCompileUnit(l->dib, LLVMDWARFSourceLanguageC11, l->cu_file, "kit", 3, 0, "", 0,
                                          0, "", 0, LLVMDWARFEmissionFull, 0, 0, 0, "", 0, "", 0);
   LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
                     LLVMValueAsMetadata(LLVMConstInt(l->i32, LLVMDebugMetadataVersion(), 0)));
   LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
                     LLVMValueAsMetadata(LLVMConstInt(l->i32, 4, 0)));
+  kit_llvm__debug_begin_types(l);
 }
 
 /* A subprogram only for functions that carry file locations: lifted guest
@@ -398,7 +459,7 @@ static LLVMMetadataRef debug_func(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
   if (!file || file >= l->m->nstrs) return NULL;
   LLVMMetadataRef df = kit_llvm__difile(l, file);
   l->sp_file = file;
-  LLVMMetadataRef st = LLVMDIBuilderCreateSubroutineType(l->dib, df, NULL, 0, LLVMDIFlagZero);
+  LLVMMetadataRef st = kit_llvm__disubroutine(l, f, df);
   size_t nlen;
   const char *name = LLVMGetValueName2(fn, &nlen);
   bool local = l->m->syms[f->sym].linkage == KIT_CG_LINK_INTERNAL;
@@ -468,7 +529,7 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
     LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorError, "target-abi", 10, LLVMMDStringInContext2(ctx, "lp64d", 5));
   if (debug_info) debug_begin(l, source_name);
   create_symbols(l);
-  finish_globals(l);
+  finish_globals(l, false);
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     KitCgFunc *f = m->funcs[i];
     if (kit_cg_func_is_decl(f)) continue;
@@ -476,6 +537,8 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
     l->sp = l->dib ? debug_func(l, f, fn) : NULL;
     kit_llvm__lower_body(l, f, fn);
   }
+  finish_globals(l, true);
+  if (l->dib) kit_llvm__debug_globals(l);
   if (init_tag) {
     char name[128];
     snprintf(name, sizeof name, "__kit_init.%s", init_tag);
@@ -484,7 +547,9 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
     ctor_func(l, name, m->dtors, m->ndtors, true);
   }
   used_array(l, !init_tag);
+  compiler_used_array(l);
   if (l->dib) {
+    kit_llvm__debug_end_types(l);
     LLVMDIBuilderFinalize(l->dib);
     LLVMDisposeDIBuilder(l->dib);
   }

@@ -677,6 +677,7 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       break;
     case KIT_CG_OP_FRAMEADDR: { LLVMValueRef z = ci32(l, 0); r = kit_llvm__intrinsic(l, "llvm.frameaddress", &l->ptr, 1, &z, 1); break; }
     case KIT_CG_OP_RETADDR: { LLVMValueRef z = ci32(l, 0); r = kit_llvm__intrinsic(l, "llvm.returnaddress", NULL, 0, &z, 1); break; }
+    case KIT_CG_OP_BLOCKADDR: r = LLVMBlockAddress(l->fn, blk(l, in->nblks ? in->blks[0] : 0)); break;
     case KIT_CG_OP_PHI: r = LLVMBuildPhi(b, kit_llvm__type(l, in->type), ""); break;
     case KIT_CG_OP_BR: LLVMBuildBr(b, blk(l, in->nblks ? in->blks[0] : 0)); break;
     case KIT_CG_OP_CONDBR: {
@@ -712,6 +713,11 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       }
       break;
     case KIT_CG_OP_UNREACHABLE: LLVMBuildUnreachable(b); break;
+    case KIT_CG_OP_INDIRECTBR: {
+      LLVMValueRef ib = LLVMBuildIndirectBr(b, val(l, in->args[0]), in->nblks);
+      for (uint32_t i = 0; i < in->nblks; i++) LLVMAddDestination(ib, blk(l, in->blks[i]));
+      break;
+    }
     case KIT_CG_OP_TRAP:
       kit_llvm__intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
       LLVMBuildUnreachable(b);
@@ -786,6 +792,7 @@ int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn) {
     LLVMSetAlignment(a, f->stack[i].align ? f->stack[i].align : 1);
     l->allocas[i] = a;
   }
+  if (l->sp) kit_llvm__debug_vars(l);
   uint32_t *order = block_order(f);
   for (uint32_t k = 0; k < f->nblocks; k++) {
     KitCgBlock *bb = &f->blocks[order[k]];

@@ -133,6 +133,71 @@ typedef struct KitCgTyDesc {
   uint32_t pointee;   /* tydesc of the pointee for ptr, or 0 */
 } KitCgTyDesc;
 
+/* ---- debug info (docs/cg.md "Debug info") -------------------------------- */
+
+/* A side table that only describes: what C calls the program's types and
+ * where its variables live, for a debugger. No executor or pass reads it;
+ * passes that move a stack object rebind the variables on it. */
+typedef enum KitCgDiKind {
+  KIT_CG_DI_BASE,     /* name, size, encoding */
+  KIT_CG_DI_POINTER,  /* to base (0 = void), size */
+  KIT_CG_DI_TYPEDEF,  /* name for base */
+  KIT_CG_DI_STRUCT,   /* name (0 = anonymous), size, align, members; DECL = incomplete */
+  KIT_CG_DI_UNION,
+  KIT_CG_DI_ARRAY,    /* count elements of base; count < 0: unknown bound */
+  KIT_CG_DI_ENUM,     /* name, size, base (underlying integer type), members with values */
+  KIT_CG_DI_FUNC,     /* returns base (0 = void); members are the parameter types */
+  KIT_CG_DI_CONST,    /* base qualified */
+  KIT_CG_DI_VOLATILE,
+  KIT_CG_DI_NKINDS
+} KitCgDiKind;
+
+/* DWARF base type encodings (DW_ATE_*) */
+enum {
+  KIT_CG_ATE_BOOLEAN = 0x02, KIT_CG_ATE_COMPLEX_FLOAT = 0x03, KIT_CG_ATE_FLOAT = 0x04,
+  KIT_CG_ATE_SIGNED = 0x05, KIT_CG_ATE_SIGNED_CHAR = 0x06, KIT_CG_ATE_UNSIGNED = 0x07,
+  KIT_CG_ATE_UNSIGNED_CHAR = 0x08,
+};
+
+enum { KIT_CG_DIF_DECL = 1 << 0, KIT_CG_DIF_VARIADIC = 1 << 1 };
+
+typedef struct KitCgDiMember {
+  uint32_t name;        /* module string; 0 for a function type's parameters */
+  uint32_t type;        /* ditype */
+  uint64_t offset_bits; /* struct/union member: from the start of the object */
+  uint32_t bit_size;    /* bit-field width, 0 = not a bit-field */
+  int64_t value;        /* enumerator value */
+} KitCgDiMember;
+
+typedef struct KitCgDiType {
+  uint8_t kind;         /* KitCgDiKind */
+  uint8_t encoding;     /* BASE: KIT_CG_ATE_* */
+  uint8_t flags;        /* KIT_CG_DIF_* */
+  uint32_t name;        /* module string or 0 */
+  uint64_t size;        /* bytes */
+  uint32_t align;       /* bytes, 0 = natural */
+  uint32_t base;        /* ditype (see the kinds), 0 = none / void */
+  int64_t count;        /* ARRAY */
+  uint32_t nmembers;
+  KitCgDiMember *members;
+  KitCgLoc loc;
+} KitCgDiType;
+
+/* Where a variable lives: at = STACK: the address of stack object `where`;
+ * at = VALUE: the pointer value `where` (a parameter: a byval copy). deref:
+ * that address holds a pointer, which is loaded first. offset is added last. */
+enum { KIT_CG_DV_STACK, KIT_CG_DV_VALUE };
+typedef struct KitCgDiVar {
+  uint32_t name;        /* module string */
+  uint32_t type;        /* ditype */
+  uint32_t arg;         /* C parameter number (1-based), 0 = a local */
+  uint8_t at;           /* KIT_CG_DV_* */
+  uint8_t deref;
+  uint32_t where;       /* stack object or value id */
+  uint64_t offset;
+  KitCgLoc loc;         /* declaration */
+} KitCgDiVar;
+
 /* ---- IR structures --------------------------------------------------- */
 
 typedef uint32_t KitCgVal;   /* value id inside a function; 0 = none */
@@ -233,6 +298,10 @@ typedef struct KitCgFunc {
   uint8_t *vtype;        /* type of each value id */
   KitCgLoc loc;          /* where the function is defined */
   void *user;            /* free for executors/passes */
+  /* debug info: its variables and its ditype (a FUNC) or 0 */
+  uint32_t ndivars, divars_cap;
+  KitCgDiVar *divars;
+  uint32_t ditype;
 } KitCgFunc;
 
 typedef struct KitCgReloc {
@@ -240,6 +309,11 @@ typedef struct KitCgReloc {
   KitCgSym sym;
   int64_t addend;
   uint8_t size;     /* 8 (pointer) or 4 */
+  /* labels as values: blk != 0 makes this the address of block blk of
+   * function sym (+ addend) instead of &sym; blk2 != 0 then subtracts the
+   * address of block blk2 of the same function (&&a - &&b). Never block 0,
+   * the entry, whose address cannot be taken. */
+  KitCgBlkId blk, blk2;
 } KitCgReloc;
 
 typedef struct KitCgGlobal {
@@ -254,6 +328,9 @@ typedef struct KitCgGlobal {
   uint32_t tydesc;
   KitCgLoc loc;
   bool no_redzone;         /* ASan: do not pad (section-placed, user asked) */
+  bool used;               /* kept even if unreferenced (__attribute__((used)), pass-made arrays) */
+  uint32_t ditype;         /* debug info: its type, 0 = not described */
+  uint32_t diname;         /* debug info: its C name if not the symbol's */
 } KitCgGlobal;
 
 typedef enum KitCgSymKind { KIT_CG_SYM_FUNC, KIT_CG_SYM_GLOBAL, KIT_CG_SYM_ALIAS } KitCgSymKind;
@@ -293,6 +370,8 @@ typedef struct KitCgModule {
   KitCgCtor *ctors;
   uint32_t ndtors, dtors_cap;
   KitCgCtor *dtors;
+  uint32_t nditypes, ditypes_cap;
+  KitCgDiType *ditypes; /* index 0 unused */
 } KitCgModule;
 
 /* ---- module and strings --------------------------------------------------- */
@@ -325,11 +404,20 @@ static inline KitCgGlobal *kit_cg_global_of(const KitCgModule *m, KitCgSym s) { 
 void kit_cg_global_set_init(KitCgModule *m, KitCgGlobal *g, const void *bytes, uint64_t n); /* n <= size */
 void kit_cg_global_add_reloc(KitCgModule *m, KitCgGlobal *g, uint64_t offset, KitCgSym sym, int64_t addend,
                              unsigned size);
+/* a block-address relocation (see KitCgReloc): &&blk (- &&blk2 when blk2 != 0) + addend */
+void kit_cg_global_add_blockaddr(KitCgModule *m, KitCgGlobal *g, uint64_t offset, KitCgSym func, KitCgBlkId blk,
+                                 KitCgBlkId blk2, int64_t addend, unsigned size);
 KitCgSym kit_cg_alias_new(KitCgModule *m, const char *name, KitCgSym target);
 void kit_cg_add_ctor(KitCgModule *m, KitCgSym func, int32_t priority);
 void kit_cg_add_dtor(KitCgModule *m, KitCgSym func, int32_t priority);
 
 uint32_t kit_cg_tydesc(KitCgModule *m, const char *name, KitCgTyKind kind, bool is_signed, unsigned bits);
+/* the index of a descriptor equal to *d in every field, added if new */
+uint32_t kit_cg_tydesc_of(KitCgModule *m, const KitCgTyDesc *d);
+
+/* debug info: a new ditype (members copied into the module), a variable of f */
+uint32_t kit_cg_ditype_new(KitCgModule *m, const KitCgDiType *t, const KitCgDiMember *members, uint32_t nmembers);
+KitCgDiVar *kit_cg_divar_add(KitCgModule *m, KitCgFunc *f, const KitCgDiVar *v);
 
 /* ---- builder ------------------------------------------------------------- */
 
@@ -384,6 +472,11 @@ KitCgInst *kit_cg_switch(KitCgBuilder *b, KitCgVal v, KitCgBlkId dflt, const int
                          const KitCgBlkId *targets, uint32_t ncases);
 void kit_cg_ret(KitCgBuilder *b, KitCgVal v); /* v = 0 for void */
 void kit_cg_unreachable(KitCgBuilder *b);
+/* labels as values: the address of block blk (not the entry) of the builder's
+ * function, and a jump to such an address, one of targets (an address not
+ * among them is undefined behaviour; the interpreter reports it) */
+KitCgVal kit_cg_blockaddr(KitCgBuilder *b, KitCgBlkId blk);
+KitCgInst *kit_cg_indirectbr(KitCgBuilder *b, KitCgVal addr, const KitCgBlkId *targets, uint32_t ntargets);
 /* phi: add incoming pairs later with kit_cg_phi_add */
 KitCgInst *kit_cg_phi(KitCgBuilder *b, KitCgType t);
 void kit_cg_phi_add(KitCgModule *m, KitCgInst *phi, KitCgVal v, KitCgBlkId from);

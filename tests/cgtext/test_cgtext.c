@@ -100,7 +100,8 @@ static KitCgModule *build_everything(void) {
   f->stack[s1].tydesc = ti;
   f->stack[s1].loc = (KitCgLoc){.pc = 0x1234};
   KitCgBlkId b0 = kit_cg_block_new(m, f), b1 = kit_cg_block_new(m, f), b2 = kit_cg_block_new(m, f),
-             b3 = kit_cg_block_new(m, f), b4 = kit_cg_block_new(m, f), b5 = kit_cg_block_new(m, f);
+             b3 = kit_cg_block_new(m, f), b4 = kit_cg_block_new(m, f), b5 = kit_cg_block_new(m, f),
+             b6 = kit_cg_block_new(m, f);
   f->blocks[b1].name = kit_cg_str(m, "then");
   kit_cg_builder_at(&b, b0);
   KitCgVal p0 = kit_cg_param(f, 0), p1 = kit_cg_param(f, 1), p2 = kit_cg_param(f, 2), p3 = kit_cg_param(f, 3),
@@ -252,6 +253,10 @@ static KitCgModule *build_everything(void) {
   kit_cg_emit(&b, KIT_CG_OP_TRAP, KIT_CG_VOID, NULL, 0);
   kit_cg_builder_at(&b, b5);
   kit_cg_unreachable(&b);
+  kit_cg_builder_at(&b, b6);
+  KitCgBlkId ib[2] = {b4, b1};
+  kit_cg_indirectbr(&b, kit_cg_blockaddr(&b, b4), ib, 2);
+  kit_cg_global_add_blockaddr(m, g, 0, f->sym, b4, b1, 3, 4);
   return m;
 }
 

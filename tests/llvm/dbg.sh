@@ -21,4 +21,13 @@ for opt in -O0 -O2; do
   loc=$(addr2line -e "$tmp/dbg" "$addr")
   [[ "$loc" == "??:"* ]] || { echo "dbg.sh: $opt: addr2line lifted gives $loc"; exit 1; }
 done
+# the debug-info side table (tests/cgtext/good/debug.cg): valid DWARF with the
+# variables where the CG says, incl. the frame offsets ASan's rebinding makes
+"$kitcg" emit -g -O0 -o "$tmp/vars.o" "$here/../cgtext/good/debug.cg"
+llvm-dwarfdump-16 --verify "$tmp/vars.o" >"$tmp/verify.out" || { cat "$tmp/verify.out"; exit 1; }
+info=$(llvm-dwarfdump-16 --debug-info "$tmp/vars.o")
+for want in '"counter"' '"node_t"' 'DW_AT_bit_size	(0x03)' 'DW_OP_deref, DW_OP_plus_uconst 0x20' \
+            'DW_OP_plus_uconst 0x30' 'DW_AT_count	(0x0a)' 'DW_OP_fbreg +16'; do
+  grep -qF "$want" <<<"$info" || { echo "dbg.sh: no $want in the DWARF of debug.cg"; echo "$info"; exit 1; }
+done
 echo "dbg.sh: ok"

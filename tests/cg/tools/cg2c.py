@@ -127,6 +127,7 @@ def main(path):
         weak = (not defined) and n in decls and ' weak' in decls[n].split(')', 1)[1]
         out.append('%s%s %s(%s)%s;' % ('static ' if defined else '', ctyp(ret), fname(n), ', '.join(ps) or 'void', ' __attribute__((weak))' if weak else ''))
     relocs = []
+    blockrelocs = {}  # function -> [(global, offset, block, minus block or None, addend, size)]
     for g in globs:
         t = tok(g)
         name = t[1][1:]
@@ -143,8 +144,15 @@ def main(path):
         k = 0
         while k < len(t):
             if t[k] == 'reloc':
-                relocs.append((name, int(t[k + 1], 0), t[k + 2][1:], int(t[k + 3], 0), int(t[k + 4])))
+                r = (name, int(t[k + 1], 0), t[k + 2][1:], int(t[k + 3], 0), int(t[k + 4]))
                 k += 5
+                if k < len(t) and re.match(r'^b\d+$', t[k]):
+                    # a block address of function r[2]: &&bN (minus &&bM), taken inside that function
+                    b2 = int(t[k + 2][1:]) if k + 2 < len(t) and t[k + 1] == 'minus' else None
+                    blockrelocs.setdefault(r[2], []).append((name, r[1], int(t[k][1:]), b2, r[3], r[4]))
+                    k += 3 if b2 is not None else 1
+                else:
+                    relocs.append(r)
             else:
                 k += 1
     def symref(n):
@@ -152,9 +160,16 @@ def main(path):
         if n in gnames:
             return '(char *)%s' % gname(n)
         return '(char *)&%s' % fname(n)
+    # block addresses exist only inside their function: the constructor calls
+    # it once in a mode where it stores them and returns at once
+    out.append('static int cg2c_blockinit;')
     out.append('__attribute__((constructor(101))) static void init_relocs(void) {')
     for g, off, s, add, sz in relocs:
         out.append('  { char *p = %s + %d; __builtin_memcpy(%s + %d, &p, %d); }' % (symref(s), add, gname(g), off, sz))
+    out.append('  cg2c_blockinit = 1;')
+    for fn in blockrelocs:
+        out.append('  (void)%s(%s);' % (fname(fn), ', '.join('0' for _ in fsig[fn][0])))
+    out.append('  cg2c_blockinit = 0;')
     out.append('}')
 
     for s, body in funcs:
@@ -202,7 +217,7 @@ def main(path):
                     op = t[2]
                     if op in ('icmp', 'fcmp', 'saddo', 'uaddo', 'ssubo', 'usubo', 'smulo', 'umulo'):
                         ty = 'i1'
-                    elif op in ('symaddr', 'stackaddr', 'ptradd', 'frameaddr', 'retaddr', 'alloca', 'stacksave'):
+                    elif op in ('symaddr', 'stackaddr', 'ptradd', 'frameaddr', 'retaddr', 'alloca', 'stacksave', 'blockaddr'):
                         ty = 'ptr'
                     elif op == 'atomic.rmw':
                         ty = t[4]
@@ -217,6 +232,14 @@ def main(path):
         rs = ctyp(ret)
         ps = ['%s v%d' % (CT[t], k + 1) for k, (t, _) in enumerate(params)] + (['...'] if va else [])
         o.append('static %s %s(%s) {' % (rs, fname(name), ', '.join(ps) or 'void'))
+        if name in blockrelocs:
+            o.append('  if (cg2c_blockinit) {')
+            for g, off, b1, b2, add, sz in blockrelocs[name]:
+                e = '(char *)&&b%d - (char *)&&b%d + %d' % (b1, b2, add) if b2 is not None else '(char *)&&b%d + %d' % (b1, add)
+                ct = 'char *' if b2 is None else 'int64_t'
+                o.append('    { %s p = %s; __builtin_memcpy(%s + %d, &p, %d); }' % (ct, e, gname(g), off, sz))
+            o.append('    %s' % ('return;' if rs == 'void' else '{ %s z; __builtin_memset(&z, 0, sizeof z); return z; }' % rs))
+            o.append('  }')
         for k, (t, bv) in enumerate(params):
             if bv:
                 o.append('  char byval%d[%d] __attribute__((aligned(16))); __builtin_memcpy(byval%d, v%d, %d); v%d = byval%d;' % (k + 1, bv, k + 1, k + 1, bv, k + 1, k + 1))
@@ -537,6 +560,15 @@ def inst(t, vt, V, edge, b, args_of, ctyp, fname, symref, params, fsig):
         return '%s = __builtin_frame_address(0);' % d
     if op == 'retaddr':
         return '%s = __builtin_return_address(0);' % d
+    if op == 'blockaddr':
+        return '%s = (char *)&&%s;' % (d, r[0])
+    if op == 'indirectbr':
+        # the address is compared with each destination's; any other is undefined: trap
+        s = '{ char *t = %s; ' % V(r[0])
+        for x in r[2:]:
+            if re.match(r'^b\d+$', x):
+                s += 'if (t == (char *)&&%s) %s else ' % (x, edge(b, int(x[1:])))
+        return s + '__builtin_trap(); }'
     if op == 'unreachable':
         return '__builtin_unreachable();'
     if op == 'trap':
