@@ -99,10 +99,15 @@ static LLVMModuleRef build(KitCgModule *m, const KitLlvmOptions *opt, LLVMContex
   *ctx = LLVMContextCreate();
   LLVMModuleRef mod =
       kit_llvm__lower(m, *ctx, *tm, opt->target, opt->debug_info, opt->source_name, false, NULL, err);
+  if (mod && opt->omit_frame_pointer)
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+      LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "frame-pointer", 13);
+  if (opt->phase_done) opt->phase_done(opt->phase_ctx, "cg->llvm");
   if (mod && kit_llvm__optimize(mod, *tm, opt->opt_level, opt->size_level, err)) {
     LLVMDisposeModule(mod);
     mod = NULL;
   }
+  if (opt->phase_done) opt->phase_done(opt->phase_ctx, "llvm opt");
   if (!mod) {
     LLVMContextDispose(*ctx);
     LLVMDisposeTargetMachine(*tm);
@@ -122,6 +127,7 @@ int kit_llvm_emit(KitCgModule *m, const KitLlvmOptions *opt, const char *path, b
     if (err) fprintf(err, "llvm: cannot write %s: %s\n", path, msg ? msg : "?");
     rc = 1;
   }
+  if (opt->phase_done) opt->phase_done(opt->phase_ctx, "llvm codegen");
   free(p);
   LLVMDisposeMessage(msg);
   LLVMDisposeModule(mod);

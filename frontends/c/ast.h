@@ -114,6 +114,7 @@ struct CExpr {
   int64_t step;       /* pointer arithmetic element size, inc/dec amount */
   int64_t bound;      /* EX_PTRADD array-bounds fact, -1 if none */
   bool implicit;      /* EX_CAST inserted by the parser */
+  bool subscript;     /* EX_PTRADD of a[i]: UBSan reports bounds at the array, else at the operator */
   bool is_lvalue;
   void *cg;           /* free for the lowering */
 };
@@ -215,6 +216,9 @@ struct CObj {
   int constructor_prio;        /* 0 = none, else priority (65535 default) */
   int destructor_prio;
   CObj *cleanup_fn;            /* __attribute__((cleanup(f))) on a local */
+  uint64_t attr_nonnull_args;  /* nonnull(N, ...) of a function: bit N-1 (UBSan nonnull-attribute) */
+  bool attr_nonnull_all, attr_returns_nonnull; /* nonnull() on every pointer parameter; returns_nonnull */
+  CPos attr_nonnull_pos, attr_returns_nonnull_pos; /* where the attributes are named */
   /* variables */
   CInit *init;
   /* functions */

@@ -50,6 +50,8 @@ typedef struct CAddrConst {
   CObj *obj;            /* NULL for a string literal or a plain integer */
   CExpr *str;           /* EX_STRING when the address is of a string literal */
   const char *label;    /* &&label */
+  const char *label2;   /* &&label - &&label2 (an integer) */
+  CObj *label_fn;       /* the function of the labels */
   int64_t offset;
 } CAddrConst;
 bool c_eval_addr(CExpr *e, CAddrConst *out);

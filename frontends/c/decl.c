@@ -82,7 +82,10 @@ static void parse_one_attr(Parser *p, Attrs *a) {
   } else if (!strcmp(n, "visibility") && args) {
     const char *s = string_arg(p);
     a->has_visibility = true;
-    a->visibility = s && !strcmp(s, "hidden") ? VIS_HIDDEN : s && !strcmp(s, "protected") ? VIS_PROTECTED : VIS_DEFAULT;
+    /* "internal" is "hidden" plus a promise ELF cannot express: hidden, as in clang */
+    a->visibility = s && (!strcmp(s, "hidden") || !strcmp(s, "internal")) ? VIS_HIDDEN
+                    : s && !strcmp(s, "protected")                         ? VIS_PROTECTED
+                                                                           : VIS_DEFAULT;
   } else if (!strcmp(n, "section") && args) {
     a->section = string_arg(p);
   } else if (!strcmp(n, "alias") && args) {
@@ -110,8 +113,19 @@ static void parse_one_attr(Parser *p, Attrs *a) {
     a->deprecated = true;
   } else if (!strcmp(n, "gnu_inline")) {
     a->gnu_inline = true;
+  } else if (!strcmp(n, "nonnull")) {
+    if (!a->nonnull_args && !a->nonnull_all) a->nonnull_pos = t->pos;
+    if (!args || is_punct(tok(p), ")")) a->nonnull_all = true;
+    while (args && !is_punct(tok(p), ")") && !at_eof(p)) {
+      int64_t k = parse_const_int(p);
+      if (k >= 1 && k <= 64) a->nonnull_args |= 1ull << (k - 1);
+      if (!accept(p, ",")) break;
+    }
+  } else if (!strcmp(n, "returns_nonnull")) {
+    a->returns_nonnull = true;
+    a->returns_nonnull_pos = t->pos;
   }
-  /* everything else (format, nonnull, malloc, pure, const, nothrow, leaf, ...) is accepted and ignored */
+  /* everything else (format, malloc, pure, const, nothrow, leaf, ...) is accepted and ignored */
   if (args) {
     skip_balanced(p);
     expect(p, ")");
@@ -172,6 +186,12 @@ void apply_attrs(CObj *o, const Attrs *a) {
   if (a->alias) o->alias_target = a->alias;
   if (a->constructor) o->constructor_prio = a->constructor;
   if (a->destructor) o->destructor_prio = a->destructor;
+  if ((a->nonnull_args || a->nonnull_all) && !o->attr_nonnull_args && !o->attr_nonnull_all)
+    o->attr_nonnull_pos = a->nonnull_pos;
+  o->attr_nonnull_args |= a->nonnull_args;
+  o->attr_nonnull_all |= a->nonnull_all;
+  if (a->returns_nonnull && !o->attr_returns_nonnull) o->attr_returns_nonnull_pos = a->returns_nonnull_pos;
+  o->attr_returns_nonnull |= a->returns_nonnull;
 }
 
 void attrs_merge(Attrs *into, const Attrs *a) {
@@ -198,6 +218,11 @@ void attrs_merge(Attrs *into, const Attrs *a) {
   if (a->destructor) into->destructor = a->destructor;
   if (a->mode_bytes) into->mode_bytes = a->mode_bytes;
   if (a->vector_size) into->vector_size = a->vector_size;
+  if ((a->nonnull_args || a->nonnull_all) && !into->nonnull_args && !into->nonnull_all) into->nonnull_pos = a->nonnull_pos;
+  into->nonnull_args |= a->nonnull_args;
+  into->nonnull_all |= a->nonnull_all;
+  if (a->returns_nonnull && !into->returns_nonnull) into->returns_nonnull_pos = a->returns_nonnull_pos;
+  into->returns_nonnull |= a->returns_nonnull;
 }
 
 /* ---- struct, union, enum -------------------------------------------------------------- */
@@ -345,6 +370,7 @@ static CType *enum_spec(Parser *p) {
   int64_t v = 0, lo = 0, hi = 0;
   Sym *consts[4096];
   int nconsts = 0;
+  CMember **last = &t->members;
   while (!at_eof(p) && !is_punct(tok(p), "}")) {
     CPos cpos = tok(p)->pos;
     const char *name = ident(p);
@@ -361,6 +387,10 @@ static CType *enum_spec(Parser *p) {
     y->value = v;
     y->type = v >= INT32_MIN && v <= INT32_MAX ? ty_int : v >= 0 && v <= (int64_t)UINT32_MAX ? ty_uint : ty_long;
     if (nconsts < 4096) consts[nconsts++] = y;
+    CMember *mb = c_alloc(sizeof *mb);
+    *mb = (CMember){.name = name, .type = ty_int, .bit_width = -1, .pos = cpos, .value = v};
+    *last = mb;
+    last = &mb->next;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
     v++;

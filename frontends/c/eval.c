@@ -250,7 +250,17 @@ bool c_eval_addr(CExpr *e, CAddrConst *out) {
     return true;
   case EX_LABEL_ADDR:
     out->label = e->label;
+    out->label_fn = e->obj;
     return true;
+  case EX_PTRDIFF: {
+    /* GNU: &&a - &&b (void *: step 1), a link-time constant */
+    CAddrConst y;
+    if (e->step != 1 || !c_eval_addr(e->lhs, out) || !c_eval_addr(e->rhs, &y)) return false;
+    if (!out->label || out->label2 || !y.label || y.label2 || out->label_fn != y.label_fn) return false;
+    out->label2 = y.label;
+    out->offset -= y.offset;
+    return true;
+  }
   case EX_INT:
     out->offset = (int64_t)e->ival;
     return true;

@@ -202,7 +202,7 @@ static int64_t elem_size(Parser *p, CType *ptr, CPos pos, CType **vla) {
 static CExpr *ptr_add(Parser *p, CExprKind k, CExpr *ptr, CExpr *idx, CPos pos) {
   CExpr *e = binary(k, ptr, convert(p, idx, ty_long), type_unqual(ptr->type), pos);
   e->step = elem_size(p, ptr->type, pos, &e->vla_type);
-  if (ptr->kind == EX_DECAY && k == EX_PTRADD) e->bound = ptr->bound;
+  if (ptr->kind == EX_DECAY) e->bound = ptr->bound; /* a - n too: clang's "index -n" */
   return e;
 }
 
@@ -553,6 +553,8 @@ static CExpr *parse_unary(Parser *p) {
       const char *label = ident(p);
       CExpr *e = new_expr(EX_LABEL_ADDR, type_ptr(ty_void), pos);
       e->label = label;
+      e->obj = p->fn; /* the function whose label it is */
+      if (!p->fn) perror_at(p, pos, "taking the address of label '%s' outside a function", label);
       return e;
     }
     if (accept(p, "*")) {
@@ -695,6 +697,7 @@ static CExpr *subscript(Parser *p, CExpr *a, CExpr *i, CPos pos) {
     return a;
   }
   CExpr *addr = ptr_add(p, EX_PTRADD, a, i, pos);
+  addr->subscript = true;
   CExpr *d = unary(EX_DEREF, addr, type_unqual(a->type)->base, pos);
   d->is_lvalue = true;
   return d;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cc.h"
@@ -34,8 +35,9 @@ typedef struct Options {
   StrVec link_args;      /* -L, -l, -Wl, -static, -shared, -pthread, ... in order */
   const char *output;
   bool compile_only, asm_only, preprocess_only, emit_cg, emit_llvm;
-  bool debug, pic, no_warnings, werror, nostdinc, verbose;
+  bool debug, pic, no_warnings, werror, nostdinc, verbose, time_report;
   int opt_level;
+  int omit_fp;           /* -f[no-]omit-frame-pointer: 1, 0; -1 = at -O1 and up without sanitizers */
   long std_version;
   bool gnu;
   const char *lang;      /* -x c */
@@ -49,7 +51,7 @@ static void usage(void) {
   puts("usage: kitcc [options] file...\n"
        "  -c -S -E -o FILE -O0..3 -Os -g -I DIR -D NAME[=V] -U NAME -include FILE\n"
        "  -std=c99|c11|c17|gnu99|gnu11|gnu17 -fPIC -shared -static -l LIB -L DIR -Wl,...\n"
-       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm\n"
+       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report\n"
        "  -fsanitize=address[,...] -fsanitize-recover=address (UBSan and coverage names are parsed)");
 }
 
@@ -72,6 +74,7 @@ static void parse_args(int argc, char **argv, Options *o) {
   o->std_version = 201710;
   o->gnu = true;
   o->pic = true; /* Debian's gcc builds PIE by default; kitcc's objects must link the same way */
+  o->omit_fp = -1;
   kit_pass_options_init(&o->san);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -125,6 +128,9 @@ static void parse_args(int argc, char **argv, Options *o) {
     else if (!strcmp(a, "-MF")) o->mf = arg_value(argc, argv, &i, "-MF");
     else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) o->mt = arg_value(argc, argv, &i, a);
     else if (!strcmp(a, "-v")) o->verbose = true;
+    else if (!strcmp(a, "-ftime-report")) o->time_report = true;
+    else if (!strcmp(a, "-fomit-frame-pointer")) o->omit_fp = 1;
+    else if (!strcmp(a, "-fno-omit-frame-pointer")) o->omit_fp = 0;
     else if (!strcmp(a, "--help")) {
       usage();
       exit(0);
@@ -254,8 +260,35 @@ static void write_deps(const Options *o, CPP *pp, const char *src, const char *o
   free(made);
 }
 
+/* -ftime-report: the CPU and wall seconds of each phase of a compile, on
+ * stderr (the backend reports its phases through KitLlvmOptions.phase_done) */
+typedef struct PhaseClock {
+  bool on;
+  double cpu, wall;
+} PhaseClock;
+
+static void clock_read(double *cpu, double *wall) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  *cpu = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  *wall = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void phase_done(void *ctx, const char *phase) {
+  PhaseClock *c = ctx;
+  if (!c->on) return;
+  double cpu, wall;
+  clock_read(&cpu, &wall);
+  if (phase) fprintf(stderr, "kitcc: time: %-18s %8.3f s cpu %8.3f s wall\n", phase, cpu - c->cpu, wall - c->wall);
+  c->cpu = cpu;
+  c->wall = wall;
+}
+
 /* compile one C file to `out` (an object, assembly, CG or LLVM text) */
 static int compile(const Options *o, const char *src, const char *out) {
+  PhaseClock clk = {.on = o->time_report};
+  phase_done(&clk, NULL);
   CPP *pp = make_cpp(o, stderr);
   if (!pp) return 1;
   if (o->preprocess_only) cpp_set_preprocess_only(pp, true);
@@ -263,6 +296,7 @@ static int compile(const Options *o, const char *src, const char *out) {
     cpp_free(pp);
     return 1;
   }
+  phase_done(&clk, "lex (main file)");
   if (o->preprocess_only || o->m_only || o->mm_only) {
     FILE *f = stdout;
     if (o->output && o->preprocess_only && !(f = fopen(o->output, "w"))) {
@@ -287,6 +321,7 @@ static int compile(const Options *o, const char *src, const char *out) {
   CDiag diag = {.pp = pp, .out = stderr, .werror = o->werror, .no_warnings = o->no_warnings};
   CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu};
   CUnit *u = c_parse(pp, &diag, &popt);
+  phase_done(&clk, "preprocess+parse");
   int rc = 0;
   if (cpp_errors(pp) || diag.errors) {
     rc = 1;
@@ -294,11 +329,15 @@ static int compile(const Options *o, const char *src, const char *out) {
   }
   CLowerOptions lopt = {.debug_info = o->debug, .opt_level = o->opt_level, .pic = o->pic};
   KitCgModule *m = c_lower(u, &diag, &lopt);
+  phase_done(&clk, "lower to CG");
   if (!m) {
     rc = 1;
     goto done;
   }
-  if (o->san.sanitize || o->san.coverage) kit_passes_run(m, &o->san);
+  if (o->san.sanitize || o->san.coverage) {
+    kit_passes_run(m, &o->san);
+    phase_done(&clk, "CG passes");
+  }
   if (o->emit_cg) {
     /* printed before verification so that broken CG can be looked at */
     FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -310,13 +349,18 @@ static int compile(const Options *o, const char *src, const char *out) {
       if (f != stdout) fclose(f);
     }
   }
-  if (kit_cg_verify(m, stderr)) {
+  int bad = kit_cg_verify(m, stderr);
+  phase_done(&clk, "CG verify");
+  if (bad) {
     fprintf(stderr, "kitcc: internal error: the CG of '%s' does not verify (see above)\n", src);
     rc = 1;
   } else if (o->emit_cg) {
   } else {
     KitLlvmOptions lo = {.target = KIT_TARGET_X86_64_LINUX, .opt_level = o->opt_level, .debug_info = o->debug,
-                         .pic = o->pic, .source_name = src};
+                         .pic = o->pic, .source_name = src, .phase_done = phase_done, .phase_ctx = &clk};
+    /* as clang: frame pointers at -O0; the sanitizer runtimes unwind by them */
+    lo.omit_frame_pointer = o->omit_fp >= 0 ? o->omit_fp == 1
+                                            : o->opt_level > 0 && !o->san.sanitize && !o->san.coverage;
     if (o->emit_llvm) {
       FILE *f = out && strcmp(out, "-") ? fopen(out, "w") : stdout;
       rc = f ? kit_llvm_print_ir(m, &lo, f, stderr) : 1;
@@ -330,6 +374,7 @@ static int compile(const Options *o, const char *src, const char *out) {
 done:
   cpp_free(pp);
   c_arena_free_all();
+  phase_done(&clk, "free");
   return rc;
 }
 

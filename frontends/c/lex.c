@@ -50,6 +50,7 @@ bool pp_is_punct_spelling(const char *s, size_t len) {
 
 static size_t match_punct(const char *p) {
   for (size_t i = 0; i < sizeof puncts / sizeof *puncts; i++) {
+    if (puncts[i][0] != *p) continue; /* most candidates fail here, without a call */
     size_t n = strlen(puncts[i]);
     if (!strncmp(p, puncts[i], n)) return n;
   }
@@ -188,7 +189,7 @@ static void add(Lexer *lx, CTokKind kind, size_t start, size_t end, uint16_t fla
            (!strcmp(t->t.text, "include") || !strcmp(t->t.text, "include_next") ||
             !strcmp(t->t.text, "import")))
     lx->hdr = 2;
-  else if (kind == CT_IDENT &&
+  else if (kind == CT_IDENT && t->t.text[0] == '_' &&
            (!strcmp(t->t.text, "__has_include") || !strcmp(t->t.text, "__has_include_next")))
     lx->hdr = 3;
   else if (kind == CT_PUNCT && h == 3 && !strcmp(t->t.text, "(")) lx->hdr = 2;

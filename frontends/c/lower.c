@@ -10,15 +10,23 @@
 static const char *sym_name(CObj *o) { return o->asm_name ? o->asm_name : o->name; }
 
 /* the module string naming the file of a source position */
+/* the module string of pos's file; consecutive positions mostly share a file,
+ * so the last one is kept (the interning hashes the whole path) */
 static uint32_t pos_file(Lower *L, CPos pos) {
+  if (L->pos_file_key == pos.file + 1) return L->pos_file_str;
   const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, pos.file) : NULL;
-  return file ? kit_cg_str(L->m, file) : L->file_str;
+  L->pos_file_key = pos.file + 1;
+  L->pos_file_str = file ? kit_cg_str(L->m, file) : L->file_str;
+  return L->pos_file_str;
+}
+
+KitCgLoc lower_pos_loc(Lower *L, CPos pos) {
+  return (KitCgLoc){.file = pos_file(L, pos), .line = pos.line, .col = pos.col};
 }
 
 void lower_set_loc(Lower *L, CPos pos) {
   if (!pos.line) return;
-  const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, pos.file) : NULL;
-  L->b.loc.file = file ? kit_cg_str(L->m, file) : L->file_str;
+  L->b.loc.file = pos_file(L, pos);
   L->b.loc.line = pos.line;
   L->b.loc.col = pos.col;
 }
@@ -86,6 +94,9 @@ static KitCgFunc *declare_func(Lower *L, CObj *o) {
   if (o->attr_used) f->attrs |= KIT_CG_FA_USED;
   if (o->attr_returns_twice) f->attrs |= KIT_CG_FA_RETURNS_TWICE;
   if (o->attr_cold) f->attrs |= KIT_CG_FA_COLD;
+  /* C has no exceptions (kitcc has no -fexceptions): as clang, every function
+   * is nounwind; the definitions keep their unwind tables (uwtable) */
+  f->attrs |= KIT_CG_FA_NOUNWIND;
   return f;
 }
 
@@ -115,6 +126,7 @@ KitCgSym lower_obj_sym(Lower *L, CObj *o) {
       return 0;
     }
     g->is_tls = o->is_thread_local;
+    if (o->attr_used) g->used = true;
     s = g->sym;
   }
   set_symbol_attrs(L, o, s);
@@ -131,6 +143,10 @@ KitCgSym lower_string_sym(Lower *L, CExpr *str) {
   g->is_const = true;
   kit_cg_global_set_init(L->m, g, str->str, (uint64_t)(str->str_len < size ? str->str_len : size));
   L->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
+  /* where the literal is written: ASan describes '.str' as defined there */
+  g->loc.file = pos_file(L, str->pos);
+  g->loc.line = str->pos.line;
+  g->loc.col = str->pos.col;
   str->cg = (void *)(uintptr_t)(g->sym + 1);
   return g->sym;
 }
@@ -158,6 +174,7 @@ static void lower_global(Lower *L, CObj *o) {
   g->loc.file = pos_file(L, o->pos);
   g->loc.line = o->pos.line;
   g->loc.col = o->pos.col;
+  lower_debug_global(L, o, g, t);
   if (o->init) lower_global_init(L, o, g);
 }
 
@@ -168,6 +185,7 @@ static void store_param(Lower *L, CObj *p, const AbiArg *a, uint32_t *cgi) {
   if (a->kind == ABI_MEMORY) {
     /* the caller's byval copy is the object itself */
     p->cg = (void *)(uintptr_t)(kit_cg_param(f, (*cgi)++));
+    lower_debug_var(L, p, KIT_CG_DV_VALUE, (uint32_t)(uintptr_t)p->cg);
     return;
   }
   int64_t size = t->size > 0 ? t->size : 1;
@@ -175,6 +193,7 @@ static void store_param(Lower *L, CObj *p, const AbiArg *a, uint32_t *cgi) {
   uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(t->align < 8 && a->kind == ABI_SPLIT ? 8 : t->align),
                                  kit_cg_str(L->m, p->name ? p->name : ""));
   f->stack[so].escapes = p->address_taken || type_unqual(t)->kind == TY_STRUCT || type_unqual(t)->kind == TY_UNION;
+  lower_debug_var(L, p, KIT_CG_DV_STACK, so);
   KitCgVal addr = kit_cg_stackaddr(&L->b, so);
   if (a->kind == ABI_DIRECT) {
     KitCgVal v = kit_cg_param(f, (*cgi)++);
@@ -206,16 +225,19 @@ static void lower_function(Lower *L, CObj *o) {
   f->loc.file = pos_file(L, o->pos);
   f->loc.line = o->pos.line;
   f->loc.col = o->pos.col;
+  lower_debug_func(L, o, f);
   kit_cg_builder_init(&L->b, L->m, f);
   kit_cg_builder_at(&L->b, lower_new_block(L));
-  lower_set_loc(L, o->pos);
   uint32_t cgi = 0;
   L->sret = 0;
   if (L->sig.ret.kind == ABI_MEMORY) L->sret = kit_cg_param(f, cgi++);
   int i = 0;
+  /* the parameter stores carry no location, as clang's: a debugger's
+   * breakpoint on the function (after the prologue) then sees them done */
   for (CObjList *p = o->params; p; p = p->next, i++) {
     if (i < L->sig.nparams) store_param(L, p->obj, &L->sig.params[i], &cgi);
   }
+  lower_set_loc(L, o->pos);
   /* locals get their stack objects up front; ST_DECL starts their lifetime */
   for (CObjList *l = o->locals; l; l = l->next) {
     CObj *v = l->obj;
@@ -230,6 +252,7 @@ static void lower_function(Lower *L, CObj *o) {
     f->stack[so].tydesc = lower_tydesc(L, v->type);
     v->cg = (void *)(uintptr_t)kit_cg_stackaddr(&L->b, so);
     v->cg_slot = so + 1;
+    lower_debug_var(L, v, KIT_CG_DV_STACK, so);
   }
   lower_stmt(L, o->body);
   if (lower_reachable(L)) {
@@ -248,6 +271,7 @@ static void lower_function(Lower *L, CObj *o) {
       kit_cg_ret(&L->b, 0);
     }
   }
+  lower_labels_finish(L);
   /* blocks created for labels/joins that nothing reaches still need a terminator */
   for (KitCgBlkId bi = 0; bi < f->nblocks; bi++)
     if (!kit_cg_block_terminated(f, bi)) {

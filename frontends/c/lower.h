@@ -54,7 +54,21 @@ typedef struct LabelBlk {
   struct LabelBlk *next;
   const char *name;
   KitCgBlkId blk;
+  bool defined;         /* its `name:` was lowered */
+  bool addressed;       /* &&name: a destination of every computed goto */
+  CPos pos;             /* first use */
 } LabelBlk;
+
+/* &&label in the static initializer of a function's local static, lowered
+ * before the function: its relocation waits for the label's block */
+typedef struct LabelReloc {
+  struct LabelReloc *next;
+  KitCgGlobal *g;
+  uint64_t offset;
+  unsigned size;
+  CAddrConst ac;
+  CPos pos;
+} LabelReloc;
 
 struct Lower {
   KitCgModule *m;
@@ -69,11 +83,16 @@ struct Lower {
   KitCgVal sret;        /* the sret pointer parameter, or 0 */
   Targets tg;
   LabelBlk *labels;
+  KitCgBlkId *gotos;    /* blocks ending in a computed goto (destinations filled in at the end) */
+  uint32_t ngotos, gotos_cap;
+  LabelReloc *label_relocs; /* pending, of functions not lowered yet */
   CStmt *cur_switch;
   Scope *scope;         /* innermost open block */
   uint32_t file_str;    /* module string of the current file name */
+  uint32_t pos_file_key, pos_file_str; /* pos_file's cache: CPos.file + 1 -> module string */
   int nstrings;         /* string literal globals made so far */
   int ntemps;
+  struct DiCache *dicache; /* -g: ditypes made so far (lower_debug.c) */
 };
 
 /* the instruction just emitted (to set flags, types or facts on it) */
@@ -83,6 +102,7 @@ static inline KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].in
 KitCgSym lower_obj_sym(Lower *L, CObj *obj);          /* symbol of a global/function (declared on demand) */
 KitCgSym lower_string_sym(Lower *L, CExpr *str);      /* a private constant global holding the literal */
 void lower_set_loc(Lower *L, CPos pos);
+KitCgLoc lower_pos_loc(Lower *L, CPos pos);           /* file:line:col of pos */
 KitCgBlkId lower_new_block(Lower *L);
 void lower_start_block(Lower *L, KitCgBlkId blk);     /* continue emitting there */
 bool lower_reachable(Lower *L);                       /* current block still open */
@@ -99,11 +119,27 @@ KitCgVal lower_i64(Lower *L, int64_t v);
 KitCgVal lower_vla_size(Lower *L, CType *t);          /* byte size of a (VLA) type as i64 */
 uint32_t lower_tydesc(Lower *L, CType *t);
 uint32_t lower_ub_tydesc(Lower *L, CType *t, bool rvalue); /* UBSan's spelling, see lower_expr.c */
+/* lower_call.c: the UBSan fact "v (at) must not be null" for a nonnull attribute at attr */
+void lower_nonnull_fact(Lower *L, KitCgVal v, CPos at, CPos attr, unsigned argno);
+/* lower_expr.c: the UBSan fact "the implicit conversion of src (from) to dst (to) kept the value" */
+void lower_conversion_fact(Lower *L, KitCgVal src, KitCgVal dst, CType *from, CType *to, CPos at);
+CPos lower_ub_begin(CExpr *e);                        /* where an expression starts */
 CPos lower_ub_loc(CExpr *e, bool begin);
 
 /* lower_stmt.c */
 void lower_stmt(Lower *L, CStmt *s);
 void lower_local_init(Lower *L, CObj *obj);           /* ST_DECL: allocate VLA, run initializer */
+KitCgVal lower_label_addr(Lower *L, CExpr *e);        /* &&label */
+/* a static initializer's &&label (- &&label2): now, or once its function is lowered */
+void lower_label_reloc(Lower *L, KitCgGlobal *g, uint64_t offset, unsigned size, const CAddrConst *ac, CPos pos);
+void lower_labels_finish(Lower *L);                   /* end of a function: check labels, fill computed gotos */
+
+/* lower_debug.c (-g; each does nothing without it): C types as ditypes, and
+ * the debug records of a variable (at = KIT_CG_DV_STACK/VALUE), a global, a function */
+uint32_t lower_ditype(Lower *L, CType *t);
+void lower_debug_var(Lower *L, CObj *o, int at, uint32_t where);
+void lower_debug_global(Lower *L, CObj *o, KitCgGlobal *g, CType *t);
+void lower_debug_func(Lower *L, CObj *o, KitCgFunc *f);
 
 /* lower_init.c */
 void lower_global_init(Lower *L, CObj *obj, KitCgGlobal *g);

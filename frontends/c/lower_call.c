@@ -1,6 +1,7 @@
 /* frontends/c/lower_call.c — lowering calls (the SysV argument and result
  * passing decided by abi.c: direct scalars, split eightbytes, byval and sret
  * memory) and the GNU/C11 builtins kitcc supports. */
+#include <stdio.h>
 #include <string.h>
 
 #include "lower_expr.h"
@@ -21,6 +22,29 @@ static CObj *direct_callee(CExpr *c) {
   if (c->kind == EX_ADDR && c->lhs->kind == EX_VAR && c->lhs->obj->is_function) return c->lhs->obj;
   if (c->kind == EX_VAR && c->obj->is_function) return c->obj;
   return NULL;
+}
+
+/* UBSan nonnull-attribute and returns-nonnull-attribute: an ICMP (address
+ * != 0) at the checked value's location whose ptr tydesc is named by where
+ * the attribute is written, with `bits` = the argument number (0: the value
+ * returned). Unused otherwise, and dropped by LLVM. docs/ubsan.md */
+void lower_nonnull_fact(Lower *L, KitCgVal v, CPos at, CPos attr, unsigned argno) {
+  if (kit_cg_val_type(L->f, v) != KIT_CG_PTR || !attr.line) return;
+  const char *file = L->diag->pp ? cpp_file_name(L->diag->pp, attr.file) : NULL;
+  char name[600];
+  snprintf(name, sizeof name, "%s:%u:%u", file ? file : kit_cg_strget(L->m, L->file_str), attr.line, attr.col);
+  KitCgLoc saved = L->b.loc;
+  lower_set_loc(L, at);
+  KitCgVal addr = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
+  kit_cg_cmp(&L->b, KIT_CG_NE, addr, kit_cg_iconst(&L->b, KIT_CG_I64, 0));
+  last_inst(L)->tydesc = kit_cg_tydesc(L->m, name, KIT_CG_TD_PTR, false, argno);
+  L->b.loc = saved;
+}
+
+/* where clang reports a nonnull argument: an expression under an implicit
+ * conversion at its first token, else at its operator */
+static CPos arg_loc(CExpr *e) {
+  return e->kind == EX_DECAY || (e->kind == EX_CAST && e->implicit) ? lower_ub_begin(e) : lower_ub_loc(e, false);
 }
 
 KitCgVal lower_call(Lower *L, CExpr *e) {
@@ -67,6 +91,9 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     AbiArg *ab = &sig.params[i];
     CType *at = a->expr->type;
     KitCgVal v = lower_expr(L, a->expr);
+    if (direct && i < 64 && i < nfixed &&
+        ((direct->attr_nonnull_args >> i & 1) || (direct->attr_nonnull_all && type_unqual(at)->kind == TY_PTR)))
+      lower_nonnull_fact(L, v, arg_loc(a->expr), direct->attr_nonnull_pos, (unsigned)i + 1);
     switch (ab->kind) {
     case ABI_IGNORE:
       break;

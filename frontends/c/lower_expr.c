@@ -65,6 +65,73 @@ CPos lower_ub_loc(CExpr *e, bool begin) {
   }
 }
 
+static KitCgVal int_resize(Lower *L, KitCgVal v, KitCgType to, bool is_signed);
+
+/* Where an expression starts: clang's location of an implicit conversion */
+CPos lower_ub_begin(CExpr *e) {
+  for (;;) {
+    switch (e->kind) {
+    case EX_DECAY: case EX_POSTINC: case EX_POSTDEC: case EX_MEMBER: case EX_CALL:
+    case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD: case EX_SHL: case EX_SHR:
+    case EX_BAND: case EX_BOR: case EX_BXOR: case EX_LT: case EX_LE: case EX_GT: case EX_GE:
+    case EX_EQ: case EX_NE: case EX_LAND: case EX_LOR: case EX_PTRADD: case EX_PTRSUB: case EX_PTRDIFF:
+    case EX_ASSIGN: case EX_OPASSIGN: case EX_COMMA:
+      if (!e->lhs) return e->pos;
+      e = e->lhs;
+      break;
+    case EX_CAST:
+      if (!e->implicit || !e->lhs) return e->pos;
+      e = e->lhs;
+      break;
+    case EX_COND:
+      if (!e->cond) return e->pos;
+      e = e->cond;
+      break;
+    default:
+      return lower_ub_loc(e, true);
+    }
+  }
+}
+
+/* does the fb-bit constant v (signed: fs) keep its value in a tb-bit type? */
+static bool const_fits(uint64_t v, unsigned fb, bool fs, unsigned tb, bool ts) {
+  int64_t sv = fb < 64 ? (int64_t)(v << (64 - fb)) >> (64 - fb) : (int64_t)v;
+  uint64_t uv = fb < 64 ? v & (((uint64_t)1 << fb) - 1) : v;
+  if (fs && sv < 0) return ts && (tb >= 64 || sv >= -((int64_t)1 << (tb - 1)));
+  uint64_t x = fs ? (uint64_t)sv : uv;
+  uint64_t max = tb >= 64 ? (ts ? (uint64_t)INT64_MAX : UINT64_MAX) : ((uint64_t)1 << (ts ? tb - 1 : tb)) - 1;
+  return x <= max;
+}
+
+/* UBSan's implicit-conversion group: after an implicit integer conversion
+ * that can change the value (a truncation, or a change of signedness other
+ * than widening to a signed type), an ICMP EQ of the source and the result
+ * converted back, whose tydesc (kind OTHER) names the destination type and
+ * points at the source's. Unused otherwise, and dropped by LLVM. */
+void lower_conversion_fact(Lower *L, KitCgVal src, KitCgVal dst, CType *from, CType *to, CPos at) {
+  CType *f = type_unqual(from), *t = type_unqual(to);
+  if (!type_is_integer(f) || !type_is_integer(t) || f->kind == TY_BOOL || t->kind == TY_BOOL) return;
+  if (f->size > 8 || t->size > 8 || f->size <= 0 || t->size <= 0) return;
+  bool fs = type_is_signed(f), ts = type_is_signed(t);
+  bool trunc = f->size > t->size;
+  if (!trunc && (fs == ts || (t->size > f->size && ts))) return;
+  KitCgType sct = kit_cg_val_type(L->f, src);
+  if (!kit_cg_type_is_int(sct) || !kit_cg_type_is_int(kit_cg_val_type(L->f, dst))) return;
+  KitCgInst *c = kit_cg_def(L->f, src);
+  if (c && c->op == KIT_CG_OP_CONST && const_fits(c->imm, (unsigned)f->size * 8, fs, (unsigned)t->size * 8, ts))
+    return; /* a constant that keeps its value needs no fact (most of them: 0, sizes) */
+  KitCgLoc saved = L->b.loc;
+  lower_set_loc(L, at);
+  KitCgVal back = int_resize(L, dst, sct, ts);
+  kit_cg_cmp(&L->b, KIT_CG_EQ, src, back);
+  uint32_t src_td = lower_ub_tydesc(L, from, true), dst_td = lower_ub_tydesc(L, to, true);
+  KitCgTyDesc d = L->m->tydescs[dst_td]; /* a copy: adding descriptors moves the array */
+  d.kind = KIT_CG_TD_OTHER;
+  d.pointee = src_td;
+  last_inst(L)->tydesc = kit_cg_tydesc_of(L->m, &d);
+  L->b.loc = saved;
+}
+
 static bool is_aggr(CType *t) {
   t = type_unqual(t);
   return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY;
@@ -493,6 +560,12 @@ static KitCgVal incdec(Lower *L, CExpr *e) {
     /* char/short ++ happens in int and converts back: no UB; int and wider can overflow */
     if (type_is_signed(t) && type_rank(t) >= type_rank(ty_int)) last_inst(L)->flags |= KIT_CG_F_NSW;
     last_inst(L)->tydesc = lower_ub_tydesc(L, e->lhs->type, true);
+    if (type_rank(t) < type_rank(ty_int)) {
+      /* the int result converts back to the narrow type: implicit-conversion's fact */
+      KitCgVal wide = lower_convert(L, old, e->lhs->type, ty_int);
+      KitCgVal r = kit_cg_binop(&L->b, inc ? KIT_CG_OP_ADD : KIT_CG_OP_SUB, wide, kit_cg_iconst(&L->b, KIT_CG_I32, 1));
+      lower_conversion_fact(L, r, nv, ty_int, e->lhs->type, e->pos);
+    }
   }
   KitCgVal stored = lv_store(L, &lv, nv);
   bool post = e->kind == EX_POSTINC || e->kind == EX_POSTDEC;
@@ -516,6 +589,7 @@ static KitCgVal opassign(Lower *L, CExpr *e) {
     KitCgVal a = lower_convert(L, old, e->lhs->type, ot);
     KitCgVal r = lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
     nv = lower_convert(L, r, ot, e->lhs->type);
+    lower_conversion_fact(L, r, nv, ot, e->lhs->type, e->pos);
   }
   return lv_store(L, &lv, nv);
 }
@@ -631,8 +705,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_DECAY:
     return lower_addr(L, e->lhs);
   case EX_LABEL_ADDR:
-    c_error(L->diag, e->pos, "taking the address of a label is not supported by kitcc yet");
-    return kit_cg_iconst(&L->b, KIT_CG_PTR, 0);
+    return lower_label_addr(L, e);
   case EX_NEG: {
     KitCgVal v = lower_expr(L, e->lhs);
     lower_set_loc(L, e->pos);
@@ -651,7 +724,9 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_CAST: {
     KitCgVal v = lower_expr(L, e->lhs);
     lower_set_loc(L, e->pos); /* UBSan's float-cast-overflow reports the cast */
-    return lower_convert(L, v, e->lhs->type, e->type);
+    KitCgVal r = lower_convert(L, v, e->lhs->type, e->type);
+    if (e->implicit) lower_conversion_fact(L, v, r, e->lhs->type, e->type, lower_ub_begin(e->lhs));
+    return r;
   }
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
   case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR: {
@@ -667,7 +742,9 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   }
   case EX_PTRADD: case EX_PTRSUB: {
     KitCgVal p = lower_expr(L, e->lhs);
-    KitCgVal off = ptr_offset(L, e, lower_expr(L, e->rhs));
+    /* the index's conversion to long is kitcc's, not a C conversion: no fact */
+    CExpr *ix = e->rhs->kind == EX_CAST && e->rhs->implicit ? e->rhs->lhs : e->rhs;
+    KitCgVal off = ptr_offset(L, e, lower_convert(L, lower_expr(L, ix), ix->type, e->rhs->type));
     lower_set_loc(L, e->pos);
     if (e->kind == EX_PTRSUB) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
     KitCgVal r = kit_cg_ptradd(&L->b, p, off);
@@ -682,8 +759,10 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
       if (e->lhs->kind == EX_DECAY && e->lhs->lhs) {
         in->tydesc = lower_ub_tydesc(L, e->lhs->lhs->type, true);
         CPos at = lower_ub_loc(e->lhs->lhs, true);
-        in->loc.line = (uint32_t)at.line;
-        in->loc.col = (uint32_t)at.col;
+        if (e->subscript) {
+          in->loc.line = (uint32_t)at.line;
+          in->loc.col = (uint32_t)at.col;
+        }
         /* clang-16 (-fstrict-flex-arrays=0) takes a struct's last array for a flexible one */
         CExpr *arr = e->lhs->lhs;
         if (arr->kind == EX_MEMBER && arr->member && !arr->member->next) in->flags &= (uint16_t)~KIT_CG_F_BOUNDS;

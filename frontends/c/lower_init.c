@@ -64,7 +64,7 @@ static void static_item(Lower *L, CObj *obj, KitCgGlobal *g, CInitItem *it) {
   CAddrConst ac;
   if ((t->kind == TY_PTR || type_is_integer(t)) && t->size >= 4 && c_eval_addr(e, &ac)) {
     if (ac.label) {
-      c_error(L->diag, e->pos, "the address of a label in a static initializer is not supported by kitcc yet");
+      lower_label_reloc(L, g, (uint64_t)it->offset, t->size >= 8 ? 8 : 4, &ac, e->pos);
       return;
     }
     if (!ac.obj && !ac.str) {

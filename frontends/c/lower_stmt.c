@@ -29,15 +29,85 @@ static void unwind_to(Lower *L, int to) {
   for (Scope *s = L->scope; s && s->depth > to; s = s->up) run_cleanups_of(L, s->block);
 }
 
-static KitCgBlkId label_block(Lower *L, const char *name) {
+static LabelBlk *label_of(Lower *L, const char *name, CPos pos) {
   for (LabelBlk *lb = L->labels; lb; lb = lb->next)
-    if (strcmp(lb->name, name) == 0) return lb->blk;
+    if (strcmp(lb->name, name) == 0) return lb;
   LabelBlk *lb = c_alloc(sizeof *lb);
   lb->name = name;
   lb->blk = lower_new_block(L);
+  lb->pos = pos;
   lb->next = L->labels;
   L->labels = lb;
-  return lb->blk;
+  return lb;
+}
+
+static KitCgBlkId label_block(Lower *L, const char *name, CPos pos) { return label_of(L, name, pos)->blk; }
+
+/* ---- labels as values (GNU) ---------------------------------------------------------- */
+
+KitCgVal lower_label_addr(Lower *L, CExpr *e) {
+  LabelBlk *lb = label_of(L, e->label, e->pos);
+  lb->addressed = true;
+  return kit_cg_blockaddr(&L->b, lb->blk);
+}
+
+static void add_label_reloc(Lower *L, const LabelReloc *r) {
+  LabelBlk *a = label_of(L, r->ac.label, r->pos), *b = r->ac.label2 ? label_of(L, r->ac.label2, r->pos) : NULL;
+  a->addressed = true;
+  if (b) b->addressed = true;
+  kit_cg_global_add_blockaddr(L->m, r->g, r->offset, L->f->sym, a->blk, b ? b->blk : 0, r->ac.offset, r->size);
+}
+
+void lower_label_reloc(Lower *L, KitCgGlobal *g, uint64_t offset, unsigned size, const CAddrConst *ac, CPos pos) {
+  LabelReloc r = {NULL, g, offset, size, *ac, pos};
+  if (L->fn && L->fn == ac->label_fn) {
+    add_label_reloc(L, &r);
+    return;
+  }
+  LabelReloc *p = c_alloc(sizeof *p);
+  *p = r;
+  p->next = L->label_relocs;
+  L->label_relocs = p;
+}
+
+/* `goto *p`: an indirectbr whose destinations, every label whose address the
+ * function takes, are known at the end of the function */
+static void lower_goto_ptr(Lower *L, CStmt *s) {
+  KitCgVal a = lower_expr(L, s->expr); /* a pointer: the parser checked */
+  if (L->ngotos == L->gotos_cap) {
+    KitCgBlkId *n = c_alloc((L->gotos_cap = L->gotos_cap ? 2 * L->gotos_cap : 8) * sizeof *n);
+    if (L->ngotos) memcpy(n, L->gotos, L->ngotos * sizeof *n);
+    L->gotos = n;
+  }
+  L->gotos[L->ngotos++] = L->b.blk;
+  kit_cg_indirectbr(&L->b, a, NULL, 0);
+  dead_block(L);
+}
+
+void lower_labels_finish(Lower *L) {
+  for (LabelReloc **pp = &L->label_relocs; *pp;) {
+    if ((*pp)->ac.label_fn == L->fn) {
+      add_label_reloc(L, *pp);
+      *pp = (*pp)->next;
+    } else {
+      pp = &(*pp)->next;
+    }
+  }
+  uint32_t n = 0;
+  for (LabelBlk *lb = L->labels; lb; lb = lb->next) {
+    if (!lb->defined) c_error(L->diag, lb->pos, "label '%s' used but not defined", lb->name);
+    n += lb->addressed;
+  }
+  KitCgBlkId *dests = c_alloc((n ? n : 1) * sizeof *dests);
+  n = 0;
+  for (LabelBlk *lb = L->labels; lb; lb = lb->next)
+    if (lb->addressed) dests[n++] = lb->blk;
+  for (uint32_t i = 0; i < L->ngotos; i++) {
+    KitCgBlock *bb = &L->f->blocks[L->gotos[i]];
+    KitCgInst *t = &bb->insts[bb->ninsts - 1];
+    if (t->op == KIT_CG_OP_INDIRECTBR) kit_cg_inst_set_blks(L->m, t, dests, n);
+  }
+  L->ngotos = 0;
 }
 
 static void lifetime(Lower *L, CObj *o, KitCgOp op) {
@@ -103,6 +173,7 @@ void lower_local_init(Lower *L, CObj *o) {
 
 static void lower_return(Lower *L, CStmt *s) {
   KitCgVal v = s->expr ? lower_expr(L, s->expr) : 0;
+  if (v && L->fn->attr_returns_nonnull) lower_nonnull_fact(L, v, s->pos, L->fn->attr_returns_nonnull_pos, 0);
   lower_set_loc(L, s->pos);
   unwind_to(L, 0);
   const AbiArg *r = &L->sig.ret;
@@ -317,18 +388,21 @@ void lower_stmt(Lower *L, CStmt *s) {
     lower_return(L, s);
     return;
   case ST_GOTO:
-    kit_cg_br(&L->b, label_block(L, s->label));
+    kit_cg_br(&L->b, label_block(L, s->label, s->pos));
     dead_block(L);
     return;
   case ST_LABEL: {
-    KitCgBlkId blk = label_block(L, s->label);
+    LabelBlk *lb = label_of(L, s->label, s->pos);
+    KitCgBlkId blk = lb->blk;
+    if (lb->defined) c_error(L->diag, s->pos, "duplicate label '%s'", s->label);
+    lb->defined = true;
     if (lower_reachable(L)) kit_cg_br(&L->b, blk);
     lower_start_block(L, blk);
     lower_stmt(L, s->body);
     return;
   }
   case ST_GOTO_PTR:
-    c_error(L->diag, s->pos, "computed goto is not supported by kitcc yet");
+    lower_goto_ptr(L, s);
     return;
   }
 }

@@ -67,6 +67,9 @@ typedef struct Attrs {
   const char *section, *alias, *cleanup;
   int constructor, destructor;  /* priority, 0 = none */
   int mode_bytes;               /* __attribute__((mode(QI/HI/SI/DI/TI))) */
+  uint64_t nonnull_args;        /* nonnull(N, ...): bit N-1; nonnull_all: nonnull() on every pointer */
+  bool nonnull_all, returns_nonnull;
+  CPos nonnull_pos, returns_nonnull_pos; /* the attribute names (UBSan's note lines) */
   int vector_size;
 } Attrs;
 

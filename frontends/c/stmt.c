@@ -299,6 +299,7 @@ static CStmt *parse_stmt(Parser *p) {
       if (accept(p, "*")) {
         CStmt *s = new_stmt(ST_GOTO_PTR, pos);
         s->expr = rvalue(p, parse_expr(p));
+        if (type_unqual(s->expr->type)->kind != TY_PTR) perror_at(p, s->expr->pos, "computed goto must be pointer type");
         expect(p, ";");
         return s;
       }

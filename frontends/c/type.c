@@ -313,6 +313,7 @@ bool type_compatible(const CType *a, const CType *b) {
 
 CMember *type_find_member(CType *t, const char *name, int64_t *offset) {
   t = type_unqual(t);
+  if (t->kind != TY_STRUCT && t->kind != TY_UNION) return NULL; /* an enum's members are its constants */
   for (CMember *m = t->members; m; m = m->next) {
     if (m->name) {
       if (strcmp(m->name, name) == 0) {

@@ -52,6 +52,7 @@ struct CMember {
   int bit_offset;     /* bits from `offset` (the storage unit start), little endian */
   int align;          /* effective alignment (after _Alignas / aligned / packed) */
   CPos pos;
+  int64_t value;      /* an enum's members are its constants: the value (debug info) */
 };
 
 struct CParam {

@@ -117,7 +117,7 @@ static void compile(const Buf *b) {
   CParseOptions popt = {.std_version = 201710, .gnu = true};
   CUnit *u = c_parse(pp, &diag, &popt);
   if (!cpp_errors(pp) && !diag.errors) {
-    CLowerOptions lopt = {.opt_level = 0};
+    CLowerOptions lopt = {.opt_level = 0, .debug_info = true}; /* -g: the debug records verify too */
     KitCgModule *m = c_lower(u, &diag, &lopt);
     if (m && kit_cg_verify(m, NULL)) _exit(3); /* the CG would not verify: an internal error */
   }
