@@ -115,6 +115,13 @@ static void lsan_at_exit(KitEmu *emu) {
   const KitEmuRegion *r = kit_aspace_find(&emu->as, sp);
   if (r) roots[n++] = (KitGuestRange){sp, r->end};
   if (emu->as.brk_cur > emu->as.brk_start) roots[n++] = (KitGuestRange){emu->as.brk_start, emu->as.brk_cur};
+  /* the thread's static TLS and its thread descriptor (pthread_setspecific
+   * values) around tp: a dynamic binary's dynamic linker keeps them in an
+   * anonymous mapping of its own, no segment of a module. TLS variant I:
+   * the descriptor lies below tp, the modules' blocks above it; glibc's
+   * surplus and descriptor are under a page each. */
+  uint64_t tp = kit_emu_get_reg(emu, 4 /* tp */);
+  if (tp > 4096) roots[n++] = (KitGuestRange){tp - 4096, tp + kit_emu_san_tls_bytes() + 4096};
   uint64_t regs[32];
   for (unsigned i = 0; i < 32; i++) regs[i] = i ? kit_emu_get_reg(emu, i) : 0;
   if (kit_guest_lsan_check(roots, n, regs, 32) > 0) {
@@ -217,19 +224,8 @@ static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   /* ld.so is never instrumented natively either; its private word-at-a-time
    * string routines (not exported, so not replaced) read past heap strings */
   if (kit_emu_san_in_interp(pc)) return 0;
-  /* the pass instruments every function of a module: a JIT batch holds
-   * blocks already done, so only f is left open to it */
-  uint32_t *saved = malloc(m->nfuncs * sizeof *saved);
-  if (!saved) return -1;
-  for (uint32_t i = 0; i < m->nfuncs; i++) {
-    saved[i] = m->funcs[i]->attrs;
-    if (m->funcs[i] != f) m->funcs[i]->attrs |= KIT_CG_FA_NOSANITIZE;
-  }
-  uint32_t n = m->nfuncs;
-  int rc = kit_asan_run(m, &asan_cfg);
-  for (uint32_t i = 0; i < n; i++) m->funcs[i]->attrs = saved[i];
-  free(saved);
-  return rc;
+  /* a JIT batch holds blocks already done: f alone */
+  return kit_asan_run_func(m, f, &asan_cfg);
 }
 
 /* guest address = host pointer - guest_base */

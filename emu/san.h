@@ -31,5 +31,7 @@ bool kit_emu_san_in_interp(uint64_t pc);
 void kit_emu_san_exe_range(uint64_t *lo, uint64_t *hi);
 /* writable PT_LOAD ranges of the registered modules (LSan roots); returns count */
 size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max);
+/* the PT_TLS sizes of the registered modules, summed (each padded to its alignment) */
+uint64_t kit_emu_san_tls_bytes(void);
 
 #endif

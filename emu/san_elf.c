@@ -27,6 +27,7 @@ static Intercept icepts[MAX_INTERCEPTS];
 static _Atomic size_t nicepts;
 static KitGuestRange data[MAX_RANGES];
 static size_t ndata;
+static uint64_t tls_bytes; /* PT_TLS of the modules: the static TLS blocks */
 static char seen[32][512];
 static size_t nseen;
 static uint64_t exe_lo, exe_hi, interp_lo, interp_hi;
@@ -44,6 +45,8 @@ KitGuestFn kit_emu_san_intercepted(uint64_t pc) {
     if (icepts[i].pc == pc) return icepts[i].fn;
   return KIT_GFN_NONE;
 }
+
+uint64_t kit_emu_san_tls_bytes(void) { return tls_bytes; }
 
 size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max) {
   size_t n = ndata < max ? ndata : max;
@@ -119,6 +122,12 @@ void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_i
     if (b < lo) lo = b;
     if (b + ph.p_memsz > hi) hi = b + ph.p_memsz;
     if ((ph.p_flags & PF_W) && ndata < MAX_RANGES) data[ndata++] = (KitGuestRange){b, b + ph.p_memsz};
+  }
+  for (size_t i = 0; i < phn; i++) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_TLS && ph.p_memsz < (1u << 30) &&
+        ph.p_align <= 4096)
+      tls_bytes += (ph.p_memsz + ph.p_align + 15) & ~15ull;
   }
   if (hi && !strcmp(path, emu->exe_path)) {
     exe_lo = lo;

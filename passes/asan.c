@@ -283,7 +283,9 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitAsanConfi
     f->blocks[bi].ninsts = f->blocks[bi].cap = 0;
     A.b.blk = bi;
     if (bi == 0 && (A.nvars || A.has_alloca)) {
-      A.b.loc = f->loc;
+      /* no source line (a guest pc stays): the frame setup is prologue,
+       * so a debugger's breakpoint on the function lands after it */
+      A.b.loc = (KitCgLoc){.pc = f->loc.pc};
       if (A.nvars) asan_stack_prologue(&A);
       if (A.has_alloca) asan_alloca_prologue(&A);
     }
@@ -308,5 +310,10 @@ int kit_asan_run(KitCgModule *m, const KitAsanConfig *c) {
     instrument_function(m, f, c);
   }
   asan_globals(m, c);
+  return 0;
+}
+
+int kit_asan_run_func(KitCgModule *m, KitCgFunc *f, const KitAsanConfig *c) {
+  if (!kit_cg_func_is_decl(f) && !(f->attrs & KIT_CG_FA_NOSANITIZE)) instrument_function(m, f, c);
   return 0;
 }

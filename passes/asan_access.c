@@ -2,7 +2,8 @@
  * shadow test (shadow byte at (addr >> 3) + base; k == 0 passes; for accesses
  * under 8 bytes the partial-granule test (addr & 7) + size - 1 >= k), a cold
  * block that calls __asan_report_{load,store}N, and the rewrite of PROGRAM
- * memcpy/memmove/memset into the runtime's checking versions. */
+ * memcpy/memmove/memset into the runtime's checking versions (small
+ * power-of-two ones get inline checks instead). */
 #include "asan_internal.h"
 
 #include <stdio.h>
@@ -83,6 +84,14 @@ bool asan_memop(AsanFn *A, const KitCgInst *in) {
     bool dst_ok = asan_provably_safe(A, dst, n);
     bool src_ok = in->op == KIT_CG_OP_MEMSET || asan_provably_safe(A, src, n);
     if (dst_ok && src_ok) return true;
+    /* A small power-of-two copy is a load and a store once LLVM expands it, as
+     * clang sees union and struct copies after SROA: checked inline, not in
+     * __asan_memcpy. */
+    if (!A->c->check_addr && (n == 1 || n == 2 || n == 4 || n == 8 || n == 16)) {
+      if (!src_ok) asan_check_access(A, src, n, false);
+      if (!dst_ok) asan_check_access(A, dst, n, true);
+      return true;
+    }
   }
   if (A->c->check_addr) {
     if (in->op != KIT_CG_OP_MEMSET) check_range(A, check_address(A, src), len, false);

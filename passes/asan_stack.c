@@ -82,23 +82,30 @@ static int by_align_desc(const void *x, const void *y) {
 void asan_stack_plan(AsanFn *A) {
   KitCgFunc *f = A->f;
   uint32_t nobj = f->nstack;
-  bool *scoped = calloc(nobj + 1, 1);
+  bool *scoped = calloc(nobj + 1, 1), *vol = calloc(nobj + 1, 1);
   A->vars = calloc(nobj + 1, sizeof *A->vars);
-  if (!scoped || !A->vars) abort();
+  if (!scoped || !vol || !A->vars) abort();
   for (uint32_t bi = 0; bi < f->nblocks; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
       const KitCgInst *in = &f->blocks[bi].insts[i];
       if ((in->op == KIT_CG_OP_LIFETIME_START || in->op == KIT_CG_OP_LIFETIME_END) && in->aux < nobj)
         scoped[in->aux] = true;
+      /* a volatile access keeps an object in memory for LLVM (no promotion),
+       * so clang's ASan gives it a frame slot: the reports list it */
+      KitCgVal at = in->op == KIT_CG_OP_LOAD ? in->args[0] : in->op == KIT_CG_OP_STORE ? in->args[1] : 0;
+      if ((in->flags & KIT_CG_F_VOLATILE) && at && at < A->nvals0 && A->fact[at].kind == FACT_STACK &&
+          A->fact[at].id < nobj)
+        vol[A->fact[at].id] = true;
     }
   for (uint32_t o = 0; o < nobj; o++) {
     const KitCgStackObj *so = &f->stack[o];
-    if (!so->escapes || !so->size) continue;
-    if (A->c->skip_safe && object_safe(A, o)) continue;
+    if (!(so->escapes || vol[o]) || !so->size) continue;
+    if (A->c->skip_safe && !vol[o] && object_safe(A, o)) continue;
     uint32_t al = so->align > MIN_ALIGN ? so->align : MIN_ALIGN;
     A->vars[A->nvars++] = (AsanVar){.obj = o, .size = so->size, .align = al, .scoped = scoped[o]};
   }
   free(scoped);
+  free(vol);
   if (!A->nvars) return;
   qsort(A->vars, A->nvars, sizeof *A->vars, by_align_desc);
   uint64_t off = A->vars[0].align > MIN_HEADER ? A->vars[0].align : MIN_HEADER;
@@ -244,6 +251,34 @@ static KitCgSym fake_fn(AsanFn *A, bool is_free) {
   return is_free ? asan_rt(A->m, name, KIT_CG_VOID, p, 2, false) : asan_rt(A->m, name, KIT_CG_I64, p + 1, 1, false);
 }
 
+/* Debug info: a variable on an object moved into the frame now lives at its
+ * offset there. When a fake frame is possible the frame's address is a value,
+ * so it is kept in a slot of its own that the variables dereference (clang's
+ * asan_local_stack_base). */
+static void rebind_divars(AsanFn *A, uint32_t frame_obj) {
+  KitCgFunc *f = A->f;
+  bool any = false;
+  for (uint32_t i = 0; i < f->ndivars; i++) {
+    const KitCgDiVar *v = &f->divars[i];
+    any |= v->at == KIT_CG_DV_STACK && v->where < f->nstack && A->var_of[v->where] >= 0;
+  }
+  if (!any) return;
+  uint32_t base = frame_obj;
+  if (A->fake_class >= 0) {
+    base = kit_cg_stack_new(A->m, f, 8, 8, kit_cg_str(A->m, "asan.frame.base"));
+    f->stack[base].escapes = 0;
+    KitCgVal x[2] = {A->frame, kit_cg_stackaddr(&A->b, base)};
+    asan_emit(A, KIT_CG_OP_STORE, KIT_CG_VOID, x, 2)->imm = 8;
+  }
+  for (uint32_t i = 0; i < f->ndivars; i++) {
+    KitCgDiVar *v = &f->divars[i];
+    if (v->at != KIT_CG_DV_STACK || v->where >= f->nstack || A->var_of[v->where] < 0) continue;
+    v->offset += A->vars[A->var_of[v->where]].off;
+    v->where = base;
+    v->deref = A->fake_class >= 0;
+  }
+}
+
 void asan_stack_prologue(AsanFn *A) {
   KitCgFunc *f = A->f;
   uint32_t fo = kit_cg_stack_new(A->m, f, A->frame_size, A->frame_align, kit_cg_str(A->m, "asan.frame"));
@@ -305,6 +340,7 @@ void asan_stack_prologue(AsanFn *A) {
   for (uint32_t i = 0; i < A->nvars; i++) A->vars[i].offval = asan_i64(A, A->vars[i].off);
   /* the objects now live in the frame: their own slots shrink to nothing */
   for (uint32_t i = 0; i < A->nvars; i++) f->stack[A->vars[i].obj].size = 0;
+  rebind_divars(A, fo);
 }
 
 void asan_stack_lifetime(AsanFn *A, uint32_t var, bool start) {

@@ -73,6 +73,7 @@ static KitCgSym section_array(Cov *C, int sec, uint64_t elem, uint32_t n, unsign
   KitCgGlobal *g = kit_cg_global_new(C->m, name, elem * n, align);
   g->section = kit_cg_str(C->m, sec_name[sec]);
   g->no_redzone = true;
+  g->used = true; /* as clang's compiler.used: kept when no code reads it */
   C->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
   C->any[sec] = true;
   return g->sym;

@@ -1,11 +1,14 @@
 /* passes/ubsan.c — the UndefinedBehaviorSanitizer pass over CG. It reads the
  * UB facts the frontend put on ops (nsw, shift-in-range, bounds, type
- * descriptors) and, for each enabled check, splits the block before the op:
+ * descriptors, the ICMPs that assert nonnull and value-keeping conversions),
+ * traces pointers to objects of known size (object-size) and, for each
+ * enabled check, splits the block before the op:
  * an inline test, then a cold block that calls the runtime handler with a
  * static data record (location, C type names, check details) and the operand
  * values, or traps (-fsanitize-trap). sanitizer-rt/ubsan/ubsan_rt.h defines
  * the record and the handlers; docs/ubsan.md lists the checks and their facts. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit/passes.h"
@@ -21,7 +24,14 @@ typedef struct Ub {
   KitCgFunc *f;
   const KitPassOptions *o;
   KitCgBuilder b;
-  unsigned nrec;
+  unsigned nrec, nstr;
+  /* the string constants made so far, by content: one per file / type name */
+  KitCgSym *strs;
+  uint32_t *str_keys; /* module string id + 1, 0 = empty slot */
+  uint32_t str_cap, str_used;
+  uint8_t *accessed; /* per value of the function: see mark_accessed */
+  int64_t *room;     /* per pointer value: bytes to the end of its object (object-size) */
+  uint32_t naccessed;
   KitCgBlkId at_blk; /* where the inst being checked sits (for looking at its neighbours) */
   uint32_t at_pos;
 } Ub;
@@ -68,10 +78,19 @@ static KitCgVal as_u64(Ub *U, KitCgVal v, bool is_signed) {
   return conv(U, is_signed ? KIT_CG_OP_SEXT : KIT_CG_OP_ZEXT, KIT_CG_I64, v);
 }
 
-static KitCgSym cstring(Ub *U, const char *s) {
+/* the pass's own side tables (freed by kit_ubsan_run), zero-filled */
+static void *zalloc(size_t n) {
+  void *p = calloc(n ? n : 1, 1);
+  if (!p) {
+    fprintf(stderr, "kit: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+static KitCgSym cstring_new(Ub *U, const char *s) {
   char name[48];
-  unsigned k = 0;
-  do snprintf(name, sizeof name, ".ubsan.str.%u", k++);
+  do snprintf(name, sizeof name, ".ubsan.str.%u", U->nstr++);
   while (kit_cg_sym_find(U->m, name) != UINT32_MAX);
   size_t n = strlen(s) + 1;
   KitCgGlobal *g = kit_cg_global_new(U->m, name, n, 1);
@@ -80,6 +99,35 @@ static KitCgSym cstring(Ub *U, const char *s) {
   g->no_redzone = true;
   U->m->syms[g->sym].linkage = KIT_CG_LINK_INTERNAL;
   return g->sym;
+}
+
+/* the constant holding s, shared by every record naming the same string
+ * (open addressing on the module string id) */
+static KitCgSym cstring(Ub *U, const char *s) {
+  if (U->str_used * 2 >= U->str_cap) {
+    uint32_t ncap = U->str_cap ? U->str_cap * 2 : 256, *okeys = U->str_keys;
+    KitCgSym *osyms = U->strs;
+    U->str_keys = zalloc(ncap * sizeof *U->str_keys);
+    U->strs = zalloc(ncap * sizeof *U->strs);
+    for (uint32_t i = 0; i < U->str_cap; i++) {
+      if (!okeys[i]) continue;
+      uint32_t h = okeys[i] * 2654435761u & (ncap - 1);
+      while (U->str_keys[h]) h = (h + 1) & (ncap - 1);
+      U->str_keys[h] = okeys[i];
+      U->strs[h] = osyms[i];
+    }
+    free(okeys);
+    free(osyms);
+    U->str_cap = ncap;
+  }
+  uint32_t key = kit_cg_str(U->m, s) + 1, h = key * 2654435761u & (U->str_cap - 1);
+  while (U->str_keys[h] && U->str_keys[h] != key) h = (h + 1) & (U->str_cap - 1);
+  if (!U->str_keys[h]) {
+    U->str_keys[h] = key;
+    U->strs[h] = cstring_new(U, s);
+    U->str_used++;
+  }
+  return U->strs[h];
 }
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
@@ -279,31 +327,48 @@ static KitCgVal bounds_index(Ub *U, const KitCgInst *in, bool *is_signed) {
   KitCgVal off = in->args[1];
   KitCgInst *d = kit_cg_def(U->f, off);
   *is_signed = true;
+  bool neg = d && d->op == KIT_CG_OP_NEG; /* a - n */
+  if (neg) d = kit_cg_def(U->f, d->args[0]);
   if (d && d->op == KIT_CG_OP_MUL) {
     KitCgInst *s = kit_cg_def(U->f, d->args[1]);
-    if (s && s->op == KIT_CG_OP_CONST && s->imm > 0) return d->args[0];
-    return 0;
+    if (!s || s->op != KIT_CG_OP_CONST || s->imm == 0) return 0;
+    return neg ? emit(U, KIT_CG_OP_NEG, KIT_CG_I64, d->args[0], 0)->id : d->args[0];
   }
   return off;
 }
 
-/* is the PTRADD's result accessed (load/store through it) rather than only
- * formed? Forming &a[n] is legal; reading a[n] is not. */
-static bool is_accessed(Ub *U, KitCgVal v) {
+#define ROOM_UNKNOWN INT64_MIN
+static int64_t room_at(Ub *U, const KitCgBlock *bb, uint32_t i);
+
+/* Which values are addresses accessed (loaded/stored through, indexed by a
+ * bounds-checked PTRADD, a memory op's operand) rather than only formed?
+ * Forming &a[n] is legal; reading a[n] is not. Marked once per function. */
+static void mark_accessed(Ub *U) {
+  free(U->accessed);
+  U->accessed = zalloc(U->f->nvals + 1);
+  free(U->room);
+  U->room = zalloc((U->f->nvals + 1) * sizeof *U->room);
+  for (uint32_t v = 0; v <= U->f->nvals; v++) U->room[v] = ROOM_UNKNOWN;
+  U->naccessed = U->f->nvals;
+  bool sizes = on(U, KIT_SAN_OBJECT_SIZE);
   for (uint32_t bi = 0; bi < U->f->nblocks; bi++) {
     KitCgBlock *bb = &U->f->blocks[bi];
     for (uint32_t i = 0; i < bb->ninsts; i++) {
       KitCgInst *x = &bb->insts[i];
-      if (x->op == KIT_CG_OP_LOAD && x->args[0] == v) return true;
-      if (x->op == KIT_CG_OP_STORE && x->args[1] == v) return true;
-      if (x->op == KIT_CG_OP_PTRADD && x->args[0] == v && (x->flags & KIT_CG_F_BOUNDS)) return true;
-      if ((x->op == KIT_CG_OP_MEMCPY || x->op == KIT_CG_OP_MEMMOVE || x->op == KIT_CG_OP_MEMSET) &&
-          (x->args[0] == v || (x->op != KIT_CG_OP_MEMSET && x->args[1] == v)))
-        return true;
+      if (sizes && x->id && x->id < U->naccessed && x->type == KIT_CG_PTR) U->room[x->id] = room_at(U, bb, i);
+      KitCgVal v = 0, w = 0;
+      if (x->op == KIT_CG_OP_LOAD) v = x->args[0];
+      if (x->op == KIT_CG_OP_STORE) v = x->args[1];
+      if (x->op == KIT_CG_OP_PTRADD && (x->flags & KIT_CG_F_BOUNDS)) v = x->args[0];
+      if (x->op == KIT_CG_OP_MEMCPY || x->op == KIT_CG_OP_MEMMOVE || x->op == KIT_CG_OP_MEMSET) v = x->args[0];
+      if (x->op == KIT_CG_OP_MEMCPY || x->op == KIT_CG_OP_MEMMOVE) w = x->args[1];
+      if (v < U->naccessed) U->accessed[v] = 1;
+      if (w < U->naccessed) U->accessed[w] = 1;
     }
   }
-  return false;
 }
+
+static bool is_accessed(Ub *U, KitCgVal v) { return v && v < U->naccessed && U->accessed[v]; }
 
 static KitCgVal check_bounds(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   if (!(in->flags & KIT_CG_F_BOUNDS) || !on(U, KIT_SAN_ARRAY_BOUNDS) || in->bound < 0) return 0;
@@ -318,14 +383,95 @@ static KitCgVal check_bounds(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   return icmp(U, acc ? KIT_CG_UGE : KIT_CG_UGT, idx, iconst(U, KIT_CG_I64, (uint64_t)in->bound));
 }
 
+/* ---- object-size: the object behind a pointer, where the CG shows it ---- */
+
+/* a constant integer, through sign/zero extensions */
+static bool const_int(Ub *U, KitCgVal v, int64_t *out) {
+  for (int depth = 0; depth < 4; depth++) {
+    KitCgInst *d = kit_cg_def(U->f, v);
+    if (!d) return false;
+    if (d->op == KIT_CG_OP_CONST && kit_cg_type_is_int((KitCgType)d->type)) {
+      unsigned w = kit_cg_type_bits((KitCgType)d->type);
+      *out = w < 64 ? (int64_t)(d->imm << (64 - w)) >> (64 - w) : (int64_t)d->imm;
+      return true;
+    }
+    if (d->op != KIT_CG_OP_SEXT && d->op != KIT_CG_OP_ZEXT) return false;
+    v = d->args[0];
+  }
+  return false;
+}
+
+static int64_t room_of(Ub *U, KitCgVal v) { return v && v < U->naccessed ? U->room[v] : ROOM_UNKNOWN; }
+
+/* the value last stored to the noescape stack slot `addr` before position
+ * pos of bb (the frontend keeps locals in slots), or 0 */
+static KitCgVal slot_value(Ub *U, const KitCgBlock *bb, uint32_t pos, KitCgVal addr) {
+  KitCgInst *a = kit_cg_def(U->f, addr);
+  if (!a || a->op != KIT_CG_OP_STACKADDR || a->aux >= U->f->nstack || U->f->stack[a->aux].escapes) return 0;
+  for (uint32_t i = pos; i-- > 0;) {
+    const KitCgInst *x = &bb->insts[i];
+    if (x->op != KIT_CG_OP_STORE) continue;
+    KitCgInst *xa = kit_cg_def(U->f, x->args[1]);
+    if (xa && xa->op == KIT_CG_OP_STACKADDR && xa->aux == a->aux) return x->args[0];
+  }
+  return 0;
+}
+
+/* The bytes left from pointer insts[i] of bb to the end of its object: a
+ * stack object, a global defined here, malloc/calloc of a constant size,
+ * through constant PTRADDs and noescape slots stored in the same block.
+ * Computed before instrumentation splits blocks; in block order, so a
+ * pointer from a later-numbered block stays unknown. */
+static int64_t room_at(Ub *U, const KitCgBlock *bb, uint32_t i) {
+  const KitCgInst *d = &bb->insts[i];
+  int64_t k, n, base;
+  switch (d->op) {
+  case KIT_CG_OP_STACKADDR:
+    return d->aux < U->f->nstack ? (int64_t)U->f->stack[d->aux].size : ROOM_UNKNOWN;
+  case KIT_CG_OP_SYMADDR: {
+    const KitCgSymbol *sy = &U->m->syms[d->aux];
+    if (sy->kind != KIT_CG_SYM_GLOBAL || !sy->defined || sy->linkage == KIT_CG_LINK_WEAK ||
+        sy->linkage == KIT_CG_LINK_COMMON)
+      return ROOM_UNKNOWN;
+    return (int64_t)kit_cg_global_of(U->m, d->aux)->size - (int64_t)d->imm;
+  }
+  case KIT_CG_OP_PTRADD:
+    base = room_of(U, d->args[0]);
+    return base != ROOM_UNKNOWN && const_int(U, d->args[1], &k) && k >= 0 ? base - k : ROOM_UNKNOWN;
+  case KIT_CG_OP_CALL: {
+    const char *name = kit_cg_strget(U->m, U->m->syms[d->aux].name);
+    if (!strcmp(name, "malloc") && d->nargs == 1 && const_int(U, d->args[0], &n) && n >= 0) return n;
+    if (!strcmp(name, "calloc") && d->nargs == 2 && const_int(U, d->args[0], &n) && const_int(U, d->args[1], &k) &&
+        n >= 0 && k >= 0 && n < (1 << 30) && k < (1 << 30))
+      return n * k;
+    return ROOM_UNKNOWN;
+  }
+  case KIT_CG_OP_LOAD:
+    return d->type == KIT_CG_PTR ? room_of(U, slot_value(U, bb, i, d->args[0])) : ROOM_UNKNOWN;
+  default:
+    return ROOM_UNKNOWN;
+  }
+}
+
+/* object-size: an access of `bytes` at ptr that its object cannot hold (a
+ * verdict known at compile time) */
+static bool too_small(Ub *U, KitCgVal ptr, uint64_t bytes) {
+  int64_t room = room_of(U, ptr);
+  return on(U, KIT_SAN_OBJECT_SIZE) && room != ROOM_UNKNOWN && (room < 0 || (uint64_t)room < bytes);
+}
+
+static KitCgVal or_bad(Ub *U, KitCgVal bad, KitCgVal more) { return bad ? op2(U, KIT_CG_OP_OR, bad, more) : more; }
+
 /* null and alignment of a C lvalue access (LOAD/STORE with a tydesc) */
 static KitCgVal check_access(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   if (!in->tydesc || in->cls != KIT_CG_PROGRAM) return 0;
   bool null = on(U, KIT_SAN_NULL);
   uint32_t align = (uint32_t)in->imm;
   bool al = on(U, KIT_SAN_ALIGNMENT) && align > 1;
-  if (!null && !al) return 0;
   KitCgVal ptr = in->op == KIT_CG_OP_LOAD ? in->args[0] : in->args[1];
+  KitCgType at = in->op == KIT_CG_OP_LOAD ? (KitCgType)in->type : kit_cg_val_type(U->f, in->args[0]);
+  bool small = kit_cg_type_bits(at) >= 8 && too_small(U, ptr, kit_cg_type_bits(at) / 8);
+  if (!null && !al && !small) return 0;
   r->handler = "type_mismatch";
   r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
   r->type = in->tydesc;
@@ -337,6 +483,10 @@ static KitCgVal check_access(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
     KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, align - 1));
     KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
     bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
+  }
+  if (small) {
+    bad = or_bad(U, bad, iconst(U, KIT_CG_I1, 1));
+    r->check = KIT_SAN_OBJECT_SIZE;
   }
   return bad;
 }
@@ -378,7 +528,8 @@ static KitCgVal check_float_cast(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a
 static KitCgVal check_member(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   const KitCgTyDesc *d = td(U, in);
   bool null = on(U, KIT_SAN_NULL), al = on(U, KIT_SAN_ALIGNMENT) && d->align > 1;
-  if (!null && !al) return 0;
+  bool small = d->bits >= 8 && too_small(U, in->args[0], d->bits / 8u);
+  if (!null && !al && !small) return 0;
   r->handler = "type_mismatch";
   r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
   r->type = in->tydesc;
@@ -390,6 +541,10 @@ static KitCgVal check_member(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
     KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, d->align - 1));
     KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
     bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
+  }
+  if (small) {
+    bad = or_bad(U, bad, iconst(U, KIT_CG_I1, 1));
+    r->check = KIT_SAN_OBJECT_SIZE;
   }
   return bad;
 }
@@ -440,11 +595,68 @@ static KitCgVal check_ptr_overflow(Ub *U, const KitCgInst *in, Rec *r, KitCgVal 
   return op2(U, KIT_CG_OP_OR, bad_null, wrap);
 }
 
+/* a pointer declared nonnull: the frontend's ICMP (address != 0) with a ptr
+ * tydesc named by the attribute's location, bits = the argument number (0:
+ * the returned value) */
+static KitCgVal check_nonnull(Ub *U, const KitCgInst *in, Rec *r) {
+  const KitCgTyDesc *d = td(U, in);
+  uint64_t check = d->bits ? KIT_SAN_NONNULL_ATTRIBUTE : KIT_SAN_RETURNS_NONNULL_ATTRIBUTE;
+  if (!on(U, check)) return 0;
+  r->handler = d->bits ? "nonnull_arg" : "nonnull_return";
+  r->check = check;
+  r->type = in->tydesc;
+  r->extra = d->bits;
+  return conv(U, KIT_CG_OP_NOT, KIT_CG_I1, in->id);
+}
+
+/* an implicit integer conversion: the frontend's ICMP EQ (src, the result
+ * converted back) with a tydesc (kind OTHER) of the destination type whose
+ * pointee is the source's. Which test, and under which check, is clang's:
+ * truncation (of a signed source, or between unsigned types) compares the
+ * round trip; a sign change compares the signs of source and result; an
+ * unsigned source truncated to a signed type gets both under sign-change. */
+static KitCgVal check_conversion(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
+  const KitCgTyDesc *to = td(U, in), *from = &U->m->tydescs[to->pointee];
+  KitCgVal src = in->args[0];
+  unsigned sb = from->bits, db = to->bits;
+  bool ss = from->is_signed, ds = to->is_signed, trunc = sb > db;
+  bool sign_on = on(U, KIT_SAN_IMPLICIT_INTEGER_SIGN_CHANGE);
+  bool strunc_on = on(U, KIT_SAN_IMPLICIT_SIGNED_INTEGER_TRUNCATION);
+  uint64_t tcheck = !ss && !ds ? KIT_SAN_IMPLICIT_UNSIGNED_INTEGER_TRUNCATION : KIT_SAN_IMPLICIT_SIGNED_INTEGER_TRUNCATION;
+  bool do_trunc = trunc && !(sign_on && !ss && ds) && on(U, tcheck);
+  bool do_sign = !do_trunc && sign_on && !(ss == ds && sb == db) && (ss || ds) && !(db > sb && ds) &&
+                 !(strunc_on && trunc && ss);
+  if (!do_trunc && !do_sign) return 0;
+  KitCgVal lost = conv(U, KIT_CG_OP_NOT, KIT_CG_I1, in->id);
+  KitCgType st = kit_cg_val_type(U->f, src);
+  KitCgType dt = db == 8 ? KIT_CG_I8 : db == 16 ? KIT_CG_I16 : db == 32 ? KIT_CG_I32 : KIT_CG_I64;
+  KitCgVal dst = st == dt ? src : conv(U, sb > db ? KIT_CG_OP_TRUNC : ss ? KIT_CG_OP_SEXT : KIT_CG_OP_ZEXT, dt, src);
+  KitCgVal bad = lost;
+  r->check = tcheck;
+  if (do_sign) {
+    KitCgVal sneg = ss ? icmp(U, KIT_CG_SLT, src, iconst(U, st, 0)) : iconst(U, KIT_CG_I1, 0);
+    KitCgVal dneg = ds ? icmp(U, KIT_CG_SLT, dst, iconst(U, dt, 0)) : iconst(U, KIT_CG_I1, 0);
+    bad = op2(U, KIT_CG_OP_XOR, sneg, dneg);
+    if (strunc_on && trunc && !ss && ds) bad = op2(U, KIT_CG_OP_OR, bad, lost);
+    r->check = KIT_SAN_IMPLICIT_INTEGER_SIGN_CHANGE;
+  }
+  r->handler = "implicit_conversion";
+  r->type = to->pointee;
+  r->type2 = in->tydesc;
+  r->extra = r->check == KIT_SAN_IMPLICIT_INTEGER_SIGN_CHANGE ? 2 : r->check == KIT_SAN_IMPLICIT_SIGNED_INTEGER_TRUNCATION;
+  *a = as_u64(U, src, ss);
+  *b = as_u64(U, dst, ds);
+  return bad;
+}
+
 /* a VLA bound must be positive: the frontend's ICMP (bound > 0) with the bound's tydesc */
 static KitCgVal check_vla_bound(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
   (void)b;
-  if (in->op != KIT_CG_OP_ICMP || !in->tydesc || !on(U, KIT_SAN_VLA_BOUND)) return 0;
+  if (in->op != KIT_CG_OP_ICMP || !in->tydesc) return 0;
   const KitCgTyDesc *d = td(U, in);
+  if (d->kind == KIT_CG_TD_PTR) return check_nonnull(U, in, r);
+  if (d->kind == KIT_CG_TD_OTHER && d->pointee) return check_conversion(U, in, r, a, b);
+  if (!on(U, KIT_SAN_VLA_BOUND)) return 0;
   r->handler = "vla_bound_not_positive";
   r->check = KIT_SAN_VLA_BOUND;
   r->type = in->tydesc;
@@ -552,7 +764,12 @@ int kit_ubsan_run(KitCgModule *m, const KitPassOptions *o) {
     if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
     U.f = f;
     kit_cg_builder_init(&U.b, m, f);
+    mark_accessed(&U);
     instrument_func(&U);
   }
+  free(U.accessed);
+  free(U.room);
+  free(U.strs);
+  free(U.str_keys);
   return 0;
 }

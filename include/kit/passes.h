@@ -123,6 +123,9 @@ typedef struct KitAsanConfig {
 void kit_asan_config_compiled(KitAsanConfig *c, bool recover);
 /* Instrument every function of m (those without KIT_CG_FA_NOSANITIZE). Returns 0. */
 int kit_asan_run(KitCgModule *m, const KitAsanConfig *c);
+/* Instrument f alone (unless KIT_CG_FA_NOSANITIZE), no globals: lifted code,
+ * where a JIT batch module also holds blocks instrumented before. Returns 0. */
+int kit_asan_run_func(KitCgModule *m, KitCgFunc *f, const KitAsanConfig *c);
 
 /* The options of one compilation (kitcc) or emulation (kit-emu). */
 typedef struct KitPassOptions {

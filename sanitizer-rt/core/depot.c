@@ -36,6 +36,14 @@ static uint32_t hash_frames(const uintptr_t *f, size_t n) {
   return (uint32_t)(h ^ (h >> 32));
 }
 
+/* Not memcmp: natively that is the runtime's own checking interceptor. */
+static bool same_frames(const uintptr_t *a, const uintptr_t *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 static int lock;
 
 static uint32_t put_locked(const uintptr_t *frames, size_t n);
@@ -58,7 +66,7 @@ static uint32_t put_locked(const uintptr_t *frames, size_t n) {
   uint32_t *slot = &buckets[h & (BUCKETS - 1)];
   for (uint32_t id = *slot; id; id = index_tab[id - 1]->next) {
     Entry *e = index_tab[id - 1];
-    if (e->hash == h && e->n == n && !memcmp(e->frames, frames, n * sizeof *frames))
+    if (e->hash == h && e->n == n && same_frames(e->frames, frames, n))
       return id;
   }
   size_t words = sizeof(Entry) / sizeof(uintptr_t) + n;

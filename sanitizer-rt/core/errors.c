@@ -47,7 +47,7 @@ static const char *kind_for(uintptr_t addr, size_t size, uintptr_t *bad_out) {
   }
 }
 
-static bool describe_heap(uintptr_t addr) {
+static bool describe_heap(uintptr_t addr, size_t size) {
   KitSanChunkInfo c;
   if (!kit_san_chunk_find(addr, &c))
     return false;
@@ -56,9 +56,10 @@ static bool describe_heap(uintptr_t addr) {
   if (addr < c.user_beg)
     kit_san_printf("0x%012lx is located %lu bytes before", (unsigned long)addr,
                    (unsigned long)(c.user_beg - addr));
-  else if (addr >= end)
-    kit_san_printf("0x%012lx is located %lu bytes after", (unsigned long)addr,
-                   (unsigned long)(addr - end));
+  else if (addr + (size ? size : 1) > end)
+    /* an access that runs off the end is described from the end, as the reference does */
+    kit_san_printf("0x%012lx is located %lu bytes after", (unsigned long)(addr < end ? end : addr),
+                   (unsigned long)(addr < end ? 0 : addr - end));
   else
     kit_san_printf("0x%012lx is located %lu bytes inside of", (unsigned long)addr,
                    (unsigned long)(addr - c.user_beg));
@@ -85,7 +86,7 @@ void kit_san_describe_address(uintptr_t addr, size_t size) {
     kit_san_describe_thread(kit_san_tid());
     return;
   }
-  if (describe_heap(addr))
+  if (describe_heap(addr, size))
     return;
   kit_san_printf("Address 0x%012lx is a wild pointer inside of access range of size 0x%012lx.\n",
                  (unsigned long)addr, (unsigned long)size);

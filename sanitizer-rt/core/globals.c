@@ -50,45 +50,51 @@ void __asan_unregister_globals(KitSanGlobal *globals, size_t n) {
   kit_san_globals_unregister(globals, n);
 }
 
-static void describe_one(const KitSanGlobal *g, uintptr_t addr) {
+/* "  '.str' is ascii string 'hey'" when the global holds exactly one
+ * NUL-terminated ASCII string, as the reference adds. */
+static void print_if_ascii(const KitSanGlobal *g) {
+  const unsigned char *p = (const unsigned char *)kit_san_host(g->beg);
+  if (!g->size || p[g->size - 1])
+    return;
+  for (size_t i = 0; i + 1 < g->size; i++)
+    if (!p[i] || p[i] > 127)
+      return;
+  kit_san_printf("  '%s' is ascii string '%s'\n", g->name ? g->name : "?", (const char *)p);
+}
+
+static void describe_one(const KitSanGlobal *g, uintptr_t addr, size_t size) {
   uintptr_t end = g->beg + g->size;
-  if (addr < g->beg)
+  if (addr < g->beg) {
     kit_san_printf("0x%012lx is located %lu bytes before", (unsigned long)addr,
                    (unsigned long)(g->beg - addr));
-  else if (addr >= end)
+  } else if (addr + size > end) {
+    if (addr < end) /* a partial overflow is described from the global's end */
+      addr = end;
     kit_san_printf("0x%012lx is located %lu bytes after", (unsigned long)addr,
                    (unsigned long)(addr - end));
-  else
+  } else {
     kit_san_printf("0x%012lx is located %lu bytes inside of", (unsigned long)addr,
                    (unsigned long)(addr - g->beg));
+  }
   kit_san_printf(" global variable '%s' defined in '", g->name ? g->name : "?");
   if (g->location && g->location->filename)
     kit_san_printf("%s:%d", g->location->filename, g->location->line_no);
   else
     kit_san_printf("%s", g->module_name ? g->module_name : "?");
   kit_san_printf("' (0x%012lx) of size %lu\n", (unsigned long)g->beg, (unsigned long)g->size);
+  print_if_ascii(g);
 }
 
-/* Like the reference, mention the global the address is in or next to, and a
- * global just after it when the access sits in the redzone between them. */
+/* Like the reference: every global the address is near (from 64 bytes before
+ * it to the end of its redzone), the latest registered first, at most four. */
 int kit_san_globals_describe(uintptr_t addr, size_t size) {
-  (void)size;
   int lines = 0;
-  const KitSanGlobal *in = NULL, *next = NULL;
-  for (size_t i = 0; i < ntab; i++) {
+  for (size_t i = ntab; i-- > 0 && lines < 4;) {
     const KitSanGlobal *g = &tab[i];
-    if (addr >= g->beg && addr < g->beg + g->size_with_redzone)
-      in = g;
-    else if (addr < g->beg && g->beg - addr <= 64 && (!next || g->beg < next->beg))
-      next = g;
-  }
-  if (in && next && addr >= in->beg + in->size) {
-    describe_one(next, addr);
-    lines++;
-  }
-  if (in) {
-    describe_one(in, addr);
-    lines++;
+    if (addr + 64 > g->beg && addr < g->beg + g->size_with_redzone) {
+      describe_one(g, addr, size ? size : 1);
+      lines++;
+    }
   }
   return lines;
 }

@@ -12,6 +12,7 @@ void kit_san_options_defaults(KitSanOptions *o) {
   o->detect_leaks = true;
   o->print_legend = true;
   o->symbolize = true;
+  o->detect_stack_use_after_return = true; /* clang-16's default on Linux */
   o->handle_segv = true;
   o->handle_sigbus = true;
   o->handle_sigfpe = true;

@@ -134,6 +134,21 @@ uint8_t *kit_san_chunk_tag(uintptr_t user); /* LSan mark byte of a chunk */
 #define KIT_SAN_LSAN_IGNORED 3
 uintptr_t kit_san_host(uintptr_t addr); /* program address -> host pointer value */
 
+/* ---- LeakSanitizer (lsan.c): marking from the glue's roots, the leak report ---- */
+typedef struct KitSanLsan KitSanLsan;
+typedef struct KitSanLsanRoots {
+  /* Scans every root with kit_san_lsan_scan / kit_san_lsan_word. */
+  void (*roots)(KitSanLsan *l, void *ctx);
+  /* The host pointer of program memory [addr, addr + n) (within one page), NULL
+   * when the program cannot read it; NULL view: program addresses are host ones. */
+  const void *(*view)(uintptr_t addr, size_t n, void *ctx);
+  void *ctx;
+} KitSanLsanRoots;
+void kit_san_lsan_scan(KitSanLsan *l, uintptr_t beg, uintptr_t end); /* program addresses */
+void kit_san_lsan_word(KitSanLsan *l, uint64_t v); /* a register's value */
+/* Marks, prints the leak report; returns the number of leaked allocations. */
+int kit_san_lsan_check(const KitSanLsanRoots *r);
+
 /* ---- globals ---- */
 void kit_san_globals_register(KitSanGlobal *g, size_t n);
 void kit_san_globals_unregister(KitSanGlobal *g, size_t n);
@@ -143,6 +158,16 @@ int kit_san_globals_describe(uintptr_t addr, size_t size);
 /* ---- stack frames (descriptions, fake stack) ---- */
 bool kit_san_stack_describe(uintptr_t addr, size_t size);
 bool kit_san_fake_stack_owns(uintptr_t addr);
+
+/* ---- start-up both glues share (startup.c) ---- */
+/* Options (default_options, then ASAN_OPTIONS, then LSAN_OPTIONS), the report
+ * output (stderr, stdout or log_path.PID), the unrecognized-flag warning at
+ * verbosity >= 1. Returns the platform for kit_san_core_init: writes to that
+ * output, tid as given (NULL: always T0), die flushing stdio first when
+ * flush_on_die. */
+const KitSanPlatform *kit_san_startup(const char *default_options, int (*tid)(void),
+                                      bool flush_on_die);
+void kit_san_out_write(const char *buf, size_t n); /* the report output, before init too */
 
 /* ---- init, reports ---- */
 void kit_san_core_init(const KitSanPlatform *plat, const KitSanPageProvider *pages,

@@ -9,14 +9,25 @@ int __asan_option_detect_stack_use_after_return;
 
 #define FAKE_CLASSES 11
 #define FAKE_SLOTS 64
-static uintptr_t fake_base[FAKE_CLASSES];
-static uint64_t fake_used[FAKE_CLASSES];
-static unsigned fake_next[FAKE_CLASSES];
+/* Each thread has its own fake stack (mapped on first use, per size class). A
+ * slot remembers the real frame it serves: a frame left by longjmp never frees
+ * its slot, so when a class is full the slots of frames at or below the
+ * current real stack depth (dead ones) are taken back. */
+static __thread uintptr_t fake_base[FAKE_CLASSES];
+static __thread uint64_t fake_used[FAKE_CLASSES];
+static __thread unsigned fake_next[FAKE_CLASSES];
+static __thread uintptr_t fake_owner[FAKE_CLASSES][FAKE_SLOTS];
 extern KitSanPageProvider *kit_san_fake_pages;
 
 static size_t slot_size(int cls) { return 64UL << cls; }
 
-static uintptr_t fake_alloc(int cls, size_t size) {
+static void fake_reclaim(int cls, uintptr_t depth) {
+  for (unsigned i = 0; i < FAKE_SLOTS; i++)
+    if ((fake_used[cls] & (1ULL << i)) && fake_owner[cls][i] <= depth)
+      fake_used[cls] &= ~(1ULL << i);
+}
+
+static uintptr_t fake_alloc(int cls, size_t size, uintptr_t depth) {
   if (!__asan_option_detect_stack_use_after_return || size > slot_size(cls))
     return 0;
   if (!fake_base[cls]) {
@@ -24,17 +35,21 @@ static uintptr_t fake_alloc(int cls, size_t size) {
     if (!p || !(fake_base[cls] = p->map(p->ctx, slot_size(cls) * FAKE_SLOTS)))
       return 0;
   }
-  for (unsigned k = 0; k < FAKE_SLOTS; k++) {
-    unsigned i = (fake_next[cls] + k) % FAKE_SLOTS;
-    if (!(fake_used[cls] & (1ULL << i))) {
-      fake_used[cls] |= 1ULL << i;
-      fake_next[cls] = i + 1;
-      uintptr_t a = fake_base[cls] + i * slot_size(cls);
-      kit_san_shadow_set(a, slot_size(cls), 0);
-      return a;
-    }
-  }
-  return 0;
+  if (!~fake_used[cls])
+    fake_reclaim(cls, depth);
+  uint64_t avail = ~fake_used[cls];
+  if (!avail)
+    return 0;
+  /* the first free slot from the rotating hint on (freed frames stay
+   * poisoned as long as possible) */
+  unsigned from = fake_next[cls] % FAKE_SLOTS;
+  uint64_t rot = from ? (avail >> from) | (avail << (FAKE_SLOTS - from)) : avail;
+  unsigned i = (from + (unsigned)__builtin_ctzll(rot)) % FAKE_SLOTS;
+  fake_used[cls] |= 1ULL << i;
+  fake_owner[cls][i] = depth;
+  fake_next[cls] = i + 1;
+  /* no shadow work: the prologue writes the whole frame's shadow */
+  return fake_base[cls] + i * slot_size(cls);
 }
 
 static void fake_free(int cls, uintptr_t ptr) {
@@ -59,7 +74,9 @@ static uintptr_t fake_frame_of(uintptr_t addr) {
 bool kit_san_fake_stack_owns(uintptr_t addr) { return fake_frame_of(addr) != 0; }
 
 #define FAKE_FN(n)                                                             \
-  uintptr_t __asan_stack_malloc_##n(size_t size) { return fake_alloc(n, size); } \
+  uintptr_t __asan_stack_malloc_##n(size_t size) {                             \
+    return fake_alloc(n, size, (uintptr_t)__builtin_frame_address(0));         \
+  }                                                                            \
   void __asan_stack_free_##n(uintptr_t ptr, size_t size) {                     \
     (void)size;                                                                \
     fake_free(n, ptr);                                                         \
@@ -130,6 +147,16 @@ static void print_var(const StackVar *v, unsigned long off, size_t size, const S
 }
 
 bool kit_san_stack_describe(uintptr_t addr, size_t size) {
+  /* Memory of a dynamic alloca (VLA, alloca()) lies below its function's frame:
+   * the reference names the thread and no frame. */
+  uint8_t v = *kit_san_shadow(addr);
+  if (v < 8) /* a partially addressable granule: its neighbour says what this is */
+    v = *kit_san_shadow(addr + 8);
+  if (v == KIT_SAN_ALLOCA_LEFT_RZ || v == KIT_SAN_ALLOCA_RIGHT_RZ) {
+    kit_san_printf("Address 0x%012lx is located in stack of thread T%d\n", (unsigned long)addr,
+                   kit_san_tid());
+    return true;
+  }
   uintptr_t frame = fake_frame_of(addr);
   if (!frame)
     frame = real_frame_of(addr);

@@ -1,12 +1,9 @@
-/* init.c — native start-up: options (weak __asan_default_options, ASAN_OPTIONS,
- * LSAN_OPTIONS), the fixed x86-64 shadow reservation, output (stderr or
- * log_path.PID), exit behaviour, and the hooks that run at exit. */
+/* init.c — native start-up: the shared options/output start-up (core/startup.c)
+ * with the program's weak __asan_default_options, the fixed x86-64 shadow
+ * reservation, the core wired to mmap pages, the host unwinder and symbolizer,
+ * signal handlers, and the hooks that run at exit. */
 #include "native.h"
-#include <fcntl.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,75 +16,16 @@
 #define HIGH_SHADOW_END 0x10007fff7fffULL
 
 static int state; /* 0 none, 1 initializing, 2 ready */
-static int out_fd = 2;
 
 __attribute__((weak)) const char *__asan_default_options(void) { return ""; }
 
 uintptr_t kit_native_here(void) { return (uintptr_t)__builtin_return_address(0); }
-
-static void out_write(const char *buf, size_t n) {
-  while (n) {
-    ssize_t k = write(out_fd, buf, n);
-    if (k <= 0)
-      return;
-    buf += k;
-    n -= (size_t)k;
-  }
-}
-
-static int get_pid(void) { return (int)getpid(); }
-
-static __attribute__((noreturn)) void die(int code, bool abort_now) {
-  if (abort_now) {
-    signal(SIGABRT, SIG_DFL);
-    abort();
-  }
-  _exit(code);
-}
-
-static char unknown[8][64];
-static int nunknown;
-
-/* Like the reference, unknown flags are only listed at verbosity >= 1. */
-static void warn_flag(const char *name, const char *tool) {
-  if (!strcmp(tool, "LeakSanitizer") || nunknown >= 8)
-    return;
-  snprintf(unknown[nunknown++], sizeof unknown[0], "%s", name);
-}
-
-static void print_unknown(void) {
-  if (!nunknown || kit_san_opts.verbosity < 1)
-    return;
-  char buf[128];
-  int n = snprintf(buf, sizeof buf, "WARNING: found %d unrecognized flag(s):\n", nunknown);
-  out_write(buf, (size_t)n);
-  for (int i = 0; i < nunknown; i++) {
-    n = snprintf(buf, sizeof buf, "    %s\n", unknown[i]);
-    out_write(buf, (size_t)n);
-  }
-}
 
 static bool reserve(uintptr_t beg, uintptr_t end, int prot) {
   size_t size = end - beg + 1;
   void *p = mmap((void *)beg, size, prot,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   return p == (void *)beg;
-}
-
-static void open_log(void) {
-  if (!kit_san_opts.log_path[0])
-    return;
-  if (!strcmp(kit_san_opts.log_path, "stderr"))
-    return;
-  if (!strcmp(kit_san_opts.log_path, "stdout")) {
-    out_fd = 1;
-    return;
-  }
-  char path[600];
-  snprintf(path, sizeof path, "%s.%d", kit_san_opts.log_path, (int)getpid());
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd >= 0)
-    out_fd = fd;
 }
 
 static void at_exit(void) {
@@ -99,25 +37,20 @@ void kit_native_init(void) {
   if (state)
     return;
   state = 1;
-  kit_san_options_defaults(&kit_san_opts);
-  kit_san_options_parse(&kit_san_opts, __asan_default_options(), warn_flag, "AddressSanitizer");
-  kit_san_options_parse(&kit_san_opts, getenv("ASAN_OPTIONS"), warn_flag, "AddressSanitizer");
-  kit_san_options_parse(&kit_san_opts, getenv("LSAN_OPTIONS"), warn_flag, "LeakSanitizer");
-  open_log();
-  print_unknown();
+  /* stdio is the program's: a report ends it without flushing, as the reference's */
+  const KitSanPlatform *plat = kit_san_startup(__asan_default_options(), kit_native_tid, false);
   __asan_option_detect_stack_use_after_return = kit_san_opts.detect_stack_use_after_return;
   if (!reserve(LOW_SHADOW_BEG, LOW_SHADOW_END, PROT_READ | PROT_WRITE) ||
       !reserve(HIGH_SHADOW_BEG, HIGH_SHADOW_END, PROT_READ | PROT_WRITE) ||
       !reserve(GAP_BEG, GAP_END, PROT_NONE)) {
     static const char msg[] = "==kit-asan==ERROR: could not reserve the shadow memory; "
                               "is ASLR or ulimit -v in the way?\n";
-    out_write(msg, sizeof msg - 1);
+    kit_san_out_write(msg, sizeof msg - 1);
     _exit(1);
   }
-  static const KitSanPlatform plat = {out_write, get_pid, die, kit_native_tid};
   static const KitSanFrameSource frames = {kit_native_unwind, NULL};
   static const KitSanSymbolizer sym = {kit_native_symbolize, NULL};
-  kit_san_core_init(&plat, &kit_native_pages, &frames, &sym);
+  kit_san_core_init(plat, &kit_native_pages, &frames, &sym);
   kit_san_core_set_fake_pages(&kit_native_pages);
   state = 2;
   kit_native_signals_install();
@@ -133,12 +66,20 @@ void __asan_init(void) { kit_native_init(); }
 void __asan_handle_no_return(void) {
   if (!kit_native_ready())
     return;
+  /* the frames a longjmp (or any noreturn call) skips lie between here and the
+   * top of the stack, their redzones still poisoned: clear from a page below
+   * this frame up to the stack top, as AddressSanitizer does (live callers
+   * lose their redzones until they return; a wrong report is worse) */
   uintptr_t lo, hi, sp = (uintptr_t)__builtin_frame_address(0);
   kit_native_stack_bounds(&lo, &hi);
-  if (!hi || sp < lo || sp >= hi || hi - sp > (64UL << 20))
+  if (!hi || sp < lo || sp >= hi)
     return;
-  sp &= ~7UL;
-  kit_san_shadow_set(lo & ~7UL, sp - (lo & ~7UL), 0);
+  uintptr_t bottom = (sp - 4096) & ~4095UL;
+  if (bottom < lo)
+    bottom = lo & ~7UL;
+  if (hi - bottom > (64UL << 20))
+    return;
+  kit_san_shadow_set(bottom, (hi - bottom + 7) & ~7UL, 0);
 }
 
 __attribute__((noinline)) void __sanitizer_print_stack_trace(void) {

@@ -11,12 +11,13 @@
 
 static inline bool on(void) { return kit_native_ready() && !kit_san_in_report; }
 
+/* the thread-local in-report flag is read only when something is wrong */
 #define CHECK(p, n, write)                                                         \
   do {                                                                             \
     size_t n_ = (n);                                                               \
-    if (n_ && on()) {                                                              \
+    if (n_ && kit_native_ready()) {                                                \
       uintptr_t bad_ = kit_san_region_bad((uintptr_t)(p), n_);                     \
-      if (bad_)                                                                    \
+      if (bad_ && !kit_san_in_report)                                              \
         kit_san_report_access(KIT_HERE_PC(), KIT_HERE_BP(), KIT_HERE_SP(), bad_, n_, \
                               write, false);                                       \
     }                                                                              \
@@ -31,6 +32,13 @@ static inline bool on(void) { return kit_native_ready() && !kit_san_in_report; }
       kit_san_report_overlap(KIT_HERE_PC() - 1, KIT_HERE_BP(), fn, a_, an_, b_, bn_); \
   } while (0)
 
+/* The bulk copies are glibc's optimised ones, reached through their _chk
+ * entry points (memcpy, memmove and memset themselves are this file's; the
+ * runtime is built with -fno-builtin, so these calls stay as written). */
+extern void *__memcpy_chk(void *, const void *, size_t, size_t);
+extern void *__memmove_chk(void *, const void *, size_t, size_t);
+extern void *__memset_chk(void *, int, size_t, size_t);
+
 static void copy_fwd(unsigned char *d, const unsigned char *s, size_t n) {
   if ((((uintptr_t)d | (uintptr_t)s) & 7) == 0) {
     for (; n >= 8; n -= 8, d += 8, s += 8)
@@ -40,11 +48,6 @@ static void copy_fwd(unsigned char *d, const unsigned char *s, size_t n) {
     *d++ = *s++;
 }
 
-static void copy_bwd(unsigned char *d, const unsigned char *s, size_t n) {
-  while (n--)
-    d[n] = s[n];
-}
-
 static size_t slen(const char *s) {
   const char *p = s;
   while (*p)
@@ -52,37 +55,28 @@ static size_t slen(const char *s) {
   return (size_t)(p - s);
 }
 
+/* The reference skips the overlap check when the two pointers are equal
+ * (memcpy(p, p, n) is harmless in every libc); the string functions below have
+ * no such exception. */
 __attribute__((noinline)) void *__asan_memcpy(void *d, const void *s, size_t n) {
-  OVERLAP("memcpy", d, n, s, n);
+  if (d != s)
+    OVERLAP("memcpy", d, n, s, n);
   READ(s, n);
   WRITE(d, n);
-  copy_fwd(d, s, n);
-  return d;
+  return __memcpy_chk(d, s, n, n);
 }
 ALIAS(memcpy, __asan_memcpy);
 
 __attribute__((noinline)) void *__asan_memmove(void *d, const void *s, size_t n) {
   READ(s, n);
   WRITE(d, n);
-  if ((uintptr_t)d < (uintptr_t)s)
-    copy_fwd(d, s, n);
-  else
-    copy_bwd(d, s, n);
-  return d;
+  return __memmove_chk(d, s, n, n);
 }
 ALIAS(memmove, __asan_memmove);
 
 __attribute__((noinline)) void *__asan_memset(void *d, int c, size_t n) {
   WRITE(d, n);
-  unsigned char *p = d;
-  if (((uintptr_t)p & 7) == 0) {
-    uint64_t w = 0x0101010101010101ULL * (unsigned char)c;
-    for (; n >= 8; n -= 8, p += 8)
-      *(uint64_t *)p = w;
-  }
-  while (n--)
-    *p++ = (unsigned char)c;
-  return d;
+  return __memset_chk(d, c, n, n);
 }
 ALIAS(memset, __asan_memset);
 
@@ -134,7 +128,7 @@ __attribute__((noinline)) char *__interceptor_strncpy(char *d, const char *s, si
   while (k < n && s[k])
     k++;
   size_t from = k < n ? k + 1 : n;
-  OVERLAP("strncpy", d, n, s, from);
+  OVERLAP("strncpy", d, from, s, from);
   READ(s, from);
   WRITE(d, n);
   for (size_t i = 0; i < n; i++)
@@ -143,12 +137,16 @@ __attribute__((noinline)) char *__interceptor_strncpy(char *d, const char *s, si
 }
 ALIAS(strncpy, __interceptor_strncpy);
 
+/* strcat/strncat as the reference checks them: the source, the destination's
+ * string without its terminator, the bytes written, then (only when something
+ * is appended) the result against the source. */
 __attribute__((noinline)) char *strcat(char *d, const char *s) {
   size_t dl = slen(d), sl = slen(s);
   READ(s, sl + 1);
-  READ(d, dl + 1);
-  OVERLAP("strcat", d, dl + sl + 1, s, sl + 1);
+  READ(d, dl);
   WRITE(d + dl, sl + 1);
+  if (sl)
+    OVERLAP("strcat", d, dl + sl + 1, s, sl + 1);
   copy_fwd((unsigned char *)d + dl, (const unsigned char *)s, sl + 1);
   return d;
 }
@@ -157,10 +155,12 @@ __attribute__((noinline)) char *strncat(char *d, const char *s, size_t n) {
   size_t dl = slen(d), sl = 0;
   while (sl < n && s[sl])
     sl++;
-  READ(s, sl < n ? sl + 1 : sl);
-  READ(d, dl + 1);
-  OVERLAP("strncat", d, dl + sl + 1, s, sl);
+  size_t copy = sl < n ? sl + 1 : sl;
+  READ(s, copy);
+  READ(d, dl);
   WRITE(d + dl, sl + 1);
+  if (sl)
+    OVERLAP("strncat", d, dl + copy + 1, s, copy);
   copy_fwd((unsigned char *)d + dl, (const unsigned char *)s, sl);
   d[dl + sl] = 0;
   return d;

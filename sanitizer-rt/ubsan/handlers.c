@@ -115,17 +115,23 @@ HANDLER(out_of_bounds) {
   kit_ubsan_end(d, fatal);
 }
 
-/* a = pointer; extra = 0 load, 1 store, 2 member access; extra2 = required alignment */
+/* a = pointer; extra = 0 load, 1 store, 2 member access; extra2 = required alignment;
+ * neither null nor misaligned: the object is too small (object-size) */
 HANDLER(type_mismatch) {
   (void)b;
   static const char *const kinds[] = {"load of", "store to", "member access within"};
   const char *kind = kinds[d->extra < 3 ? d->extra : 0];
-  if (!kit_ubsan_begin(d, a ? "alignment" : "null")) {
+  bool misaligned = d->extra2 > 1 && (a & (d->extra2 - 1));
+  if (!kit_ubsan_begin(d, !a ? "null" : misaligned ? "alignment" : "object-size")) {
     if (fatal) kit_ubsan_end(d, true);
     return;
   }
   if (!a) {
     kit_ubsan_error(d, "%s null pointer of type %s", kind, quoted(d->type));
+  } else if (!misaligned) {
+    kit_ubsan_error(d, "%s address 0x%012" PRIx64 " with insufficient space for an object of type %s", kind, a,
+                    quoted(d->type));
+    kit_ubsan_memory_note((uintptr_t)a);
   } else {
     kit_ubsan_error(d, "%s misaligned address 0x%012" PRIx64 " for type %s, which requires %u byte alignment", kind,
                     a, quoted(d->type), d->extra2);
@@ -215,5 +221,50 @@ HANDLER(vla_bound_not_positive) {
   char x[32];
   fmt_int(x, sizeof x, d->tinfo, a);
   kit_ubsan_error(d, "variable length array bound evaluates to non-positive value %s", x);
+  kit_ubsan_end(d, fatal);
+}
+
+/* extra = the argument number; type = where the attribute is written */
+HANDLER(nonnull_arg) {
+  (void)a;
+  (void)b;
+  if (!kit_ubsan_begin(d, "nonnull-attribute")) {
+    if (fatal) kit_ubsan_end(d, true);
+    return;
+  }
+  kit_ubsan_error(d, "null pointer passed as argument %u, which is declared to never be null", d->extra);
+  kit_ubsan_printf("%s: note: nonnull attribute specified here\n", d->type);
+  kit_ubsan_end(d, fatal);
+}
+
+/* type = where the attribute is written */
+HANDLER(nonnull_return) {
+  (void)a;
+  (void)b;
+  if (!kit_ubsan_begin(d, "returns-nonnull-attribute")) {
+    if (fatal) kit_ubsan_end(d, true);
+    return;
+  }
+  kit_ubsan_error(d, "null pointer returned from function declared to never return null");
+  kit_ubsan_printf("%s: note: returns_nonnull attribute specified here\n", d->type);
+  kit_ubsan_end(d, fatal);
+}
+
+/* a = the source value (type), b = the converted one (type2); extra: 0
+ * unsigned truncation, 1 signed truncation, 2 sign change */
+HANDLER(implicit_conversion) {
+  static const char *const checks[] = {"implicit-unsigned-integer-truncation", "implicit-signed-integer-truncation",
+                                       "implicit-integer-sign-change"};
+  if (!kit_ubsan_begin(d, checks[d->extra < 3 ? d->extra : 2])) {
+    if (fatal) kit_ubsan_end(d, true);
+    return;
+  }
+  char x[32], y[32], from[300];
+  fmt_int(x, sizeof x, d->tinfo, a);
+  fmt_int(y, sizeof y, d->t2info, b);
+  snprintf(from, sizeof from, "%s", quoted(d->type));
+  kit_ubsan_error(d, "implicit conversion from type %s of value %s (%u-bit, %ssigned) to type %s changed the value to %s "
+                     "(%u-bit, %ssigned)", from, x, kit_ubsan_bits(d->tinfo), kit_ubsan_signed(d->tinfo) ? "" : "un",
+                  quoted(d->type2), y, kit_ubsan_bits(d->t2info), kit_ubsan_signed(d->t2info) ? "" : "un");
   kit_ubsan_end(d, fatal);
 }

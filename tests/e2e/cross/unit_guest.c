@@ -1,13 +1,17 @@
 /* unit_guest.c — cmocka tests of the runtime's guest glue (sanitizer-rt/guest)
  * without an emulator: a fake guest window (a host range at host_delta) and
  * shadow, then the shadow call stack, the malloc family and the string
- * functions on guest addresses. */
+ * functions on guest addresses, the shared symbolizer on a module registered
+ * at a made-up bias, and the shared LSan marker reading guest memory. */
+#define _GNU_SOURCE
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -110,11 +114,69 @@ static void test_strings(void **state) {
   assert_int_equal(kit_san_reports, 0);
 }
 
+static int first_module(struct dl_phdr_info *info, size_t sz, void *bias) {
+  (void)sz;
+  *(uintptr_t *)bias = info->dlpi_addr;
+  return 1; /* the executable comes first */
+}
+
+/* This test program's own ELF file plays a guest module loaded at 0x40000000. */
+static void test_symbols(void **state) {
+  (void)state;
+  char exe[512];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  assert_true(n > 0);
+  exe[n] = 0;
+  uintptr_t host_bias = 0;
+  dl_iterate_phdr(first_module, &host_bias);
+  uintptr_t rel = (uintptr_t)test_frames - host_bias, bias = 0x40000000;
+  kit_guest_sym_add_module(exe, bias, bias, bias + rel + 0x100000);
+  KitSanSymbol s;
+  assert_true(kit_san_symbolize(bias + rel + 4, &s));
+  assert_string_equal(s.func, "test_frames");
+  assert_string_equal(s.module, exe);
+  assert_int_equal(s.module_off, rel + 4);
+  assert_false(kit_san_symbolize(bias - 1, &s)); /* in no module */
+  /* an intercepted function prints under the runtime's name, without a line */
+  kit_guest_sym_set_name(bias + rel, "__interceptor_malloc");
+  assert_true(kit_san_symbolize(bias + rel, &s));
+  assert_string_equal(s.func, "__interceptor_malloc");
+  assert_string_equal(s.file, "");
+  /* another file mapped over the range replaces the module */
+  kit_guest_sym_add_module("/nonexistent/libother.so", bias + 0x10, bias + 0x10, bias + rel + 0x1000);
+  assert_true(kit_san_symbolize(bias + rel + 4, &s));
+  assert_string_equal(s.module, "/nonexistent/libother.so");
+  assert_int_equal(s.module_off, rel + 4 - 0x10);
+  assert_string_equal(s.func, "");
+  assert_false(kit_san_symbolize(bias + 8, &s)); /* the old module's range is gone */
+}
+
+/* A root in guest data points to A, A to C; B (unreachable) points to D: B is
+ * a direct leak, D an indirect one; A and C are live. */
+static void test_leaks(void **state) {
+  (void)state;
+  KitGuestRange root = {0x1000, 0x2000};
+  int before = kit_guest_lsan_check(&root, 1, NULL, 0); /* what earlier tests left */
+  uint64_t a = call(KIT_GFN_MALLOC, 16, 0, 0), b = call(KIT_GFN_MALLOC, 16, 0, 0);
+  uint64_t c = call(KIT_GFN_MALLOC, 24, 0, 0), d = call(KIT_GFN_MALLOC, 24, 0, 0);
+  memcpy(window + 0x1008, &a, 8);
+  memcpy(window + a + 8, &c, 8); /* an interior word of A */
+  memcpy(window + b, &d, 8);
+  assert_int_equal(kit_guest_lsan_check(&root, 1, NULL, 0), before + 2);
+  /* B held in a register: nothing of the four leaks */
+  uint64_t regs[2] = {0, b + 3};
+  assert_int_equal(kit_guest_lsan_check(&root, 1, regs, 2), before);
+  memset(window + 0x1008, 0, 8); /* A and C unreachable too */
+  assert_int_equal(kit_guest_lsan_check(&root, 1, NULL, 0), before + 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_frames),
       cmocka_unit_test(test_heap),
       cmocka_unit_test(test_strings),
+      cmocka_unit_test(test_symbols),
+      cmocka_unit_test(test_leaks),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

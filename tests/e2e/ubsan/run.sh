@@ -2,9 +2,11 @@
 # tests/e2e/ubsan/run.sh — UBSan end to end: every program in bug/ and clean/
 # is built with kitcc (-g plus its "// FLAGS:" line, default
 # -fsanitize=undefined), run (with its "// ENV:" line), and its report lines
-# ("runtime error:" and "SUMMARY:", addresses as 0xADDR) compared with the
+# ("runtime error:", "SUMMARY:" and the nonnull attribute notes, addresses as 0xADDR) compared with the
 # expectation: bug/NAME.expected (clang-16's lines, kept in the tree) or, with
-# --clang, clang-16 built and run on the spot. "// STATUS: N" also checks the
+# --clang, clang-16 built and run on the spot ("// CLANG_FLAGS:" adds flags
+# to clang's build only: -O2 where clang finds a fact only after optimizing,
+# as object sizes). "// STATUS: N" also checks the
 # exit status. clean/ programs must print no report at all. Prints each
 # difference as a diff and ends with a verdict count; exit 1 on any mismatch.
 # KIT_EXTRA_FLAGS (e.g. -O2) is added to kitcc's flags only.
@@ -29,6 +31,7 @@ report() {
   bin=$WORK/$name.$tag
   extra=
   [ "$tag" = kit ] && extra=${KIT_EXTRA_FLAGS:-}
+  [ "$tag" = clang ] && extra=$(directive CLANG_FLAGS "$dir/$name.c")
   if ! (cd "$dir" && $cc -w -g $extra $flags -o "$bin" "$name.c" 2>"$WORK/$name.$tag.cc"); then
     echo "BUILD FAILED"
     sed 's/^/  /' "$WORK/$name.$tag.cc"
@@ -37,7 +40,7 @@ report() {
   sh -c 'cd "$1" && shift && exec env "$@"' run "$dir" $env_line timeout 20 "$bin" \
     >/dev/null 2>"$WORK/$name.$tag.err" </dev/null
   echo "status $?" >"$WORK/$name.$tag.status"
-  grep -E 'runtime error:|^SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior' "$WORK/$name.$tag.err" |
+  grep -E 'runtime error:|^SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior|note: [a-z_]+ attribute specified here' "$WORK/$name.$tag.err" |
     sed -E 's/0x[0-9a-f]+/0xADDR/g'
 }
 

@@ -12,5 +12,6 @@ int main(int argc, char **argv) {
 // CHECK: ERROR: AddressSanitizer: global-buffer-overflow on address 0xADDR
 // CHECK: READ of size 1 at 0xADDR thread T0
 // CHECK: #0 0xADDR in main global_string_literal.c:10
-// CHECK: is located 0 bytes after global variable '.str'
+// CHECK: is located 0 bytes after global variable '.str' defined in 'global_string_literal.c:9'
+// CHECK:   '.str' is ascii string 'hey'
 // CHECK: SUMMARY: AddressSanitizer: global-buffer-overflow global_string_literal.c:10 in main

@@ -11,5 +11,5 @@ int main(void) {
 // CHECK: ERROR: AddressSanitizer: heap-buffer-overflow on address 0xADDR
 // CHECK: WRITE of size 4 at 0xADDR thread T0
 // CHECK: #0 0xADDR in main heap_unaligned_int.c:8
-// CHECK: 12-byte region
+// CHECK: is located 0 bytes after 12-byte region
 // CHECK: SUMMARY: AddressSanitizer: heap-buffer-overflow heap_unaligned_int.c:8 in main

@@ -13,3 +13,4 @@ int main(void) { return f(10); }
 // CHECK: READ of size 1 at 0xADDR thread T0
 // CHECK: #0 0xADDR in f stack_alloca_underflow.c:9
 // CHECK: #1 0xADDR in main stack_alloca_underflow.c:11
+// CHECK: Address 0xADDR is located in stack of thread T0

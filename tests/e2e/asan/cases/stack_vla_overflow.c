@@ -12,4 +12,5 @@ int main(int argc, char **argv) {
 // CHECK: ERROR: AddressSanitizer: dynamic-stack-buffer-overflow on address 0xADDR
 // CHECK: WRITE of size 4 at 0xADDR thread T0
 // CHECK: #0 0xADDR in main stack_vla_overflow.c:9
+// CHECK: Address 0xADDR is located in stack of thread T0
 // CHECK: SUMMARY: AddressSanitizer: dynamic-stack-buffer-overflow stack_vla_overflow.c:9 in main
