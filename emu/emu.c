@@ -96,6 +96,7 @@ int kit_emu_run(KitEmu *emu) {
             (unsigned long long)s.blocks_jitted, (unsigned long long)s.jit_batches,
             (unsigned long long)s.jit_failures, (unsigned long long)s.invalidations);
   }
+  if (emu->opt.debug & KIT_EMU_DEBUG_STATS) kit_emu_print_stats(emu);
   fflush(NULL);
   return st;
 }
@@ -122,7 +123,8 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
   /* translated code bakes in which shims exist */
   bool changed = !old.on_block_entry != !emu->hooks.on_block_entry || !old.on_branch != !emu->hooks.on_branch ||
                  !old.on_mem_access != !emu->hooks.on_mem_access ||
-                 (old.on_insn_retire && old.want_insn_retire) != (emu->hooks.on_insn_retire && emu->hooks.want_insn_retire);
+                 (old.on_insn_retire && old.want_insn_retire) != (emu->hooks.on_insn_retire && emu->hooks.want_insn_retire) ||
+                 old.tool_requires_dispatch != emu->hooks.tool_requires_dispatch; /* chaining is baked in too */
   if (changed) kit_tcache_flush(emu->tc);
 }
 

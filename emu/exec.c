@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,14 +38,15 @@ int64_t kit_emu_fence_i(void *cpu, int64_t pc) {
   return pc + 4;
 }
 
-/* the failing side of the window check: the block returns here with pc at
- * the faulting instruction and a SIGSEGV pending */
-int64_t kit_emu_mem_fault(void *cpu, int64_t addr, int64_t pc) {
+/* the failing side of the window check: the block returns here with a
+ * SIGSEGV pending (the pc field holds the faulting instruction's pc: the seam
+ * stores it before every access) */
+int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
   KitEmu *emu = kit_emu_current;
+  kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
   const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
   kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
-  emu->arch->set_pc(cpu, (uint64_t)pc);
-  return pc;
+  return (int64_t)emu->arch->get_pc(cpu);
 }
 
 /* the checked path taken while a memory tool is active: host pointer or NULL */
@@ -100,16 +102,45 @@ void *kit_emu_resolve(void *user, const char *name) {
 
 /* ---- the memory seam ------------------------------------------------------------- */
 
+#define SEAM_MAX_FAULTS (2 * MAX_BLOCK_INSNS)
+
+/* The failing checks of a block all branch to one fault exit (a phi of the
+ * address, the call, the return), emitted by seam_finish: one block and one
+ * call per block instead of per access keeps tier 0's CG and decoded code
+ * small (docs/emu.md, "Start-up"). */
 typedef struct Seam {
   KitLiftEnv env;
   KitEmu *emu;
   KitCgVal cpu;
+  KitCgBlkId fault; /* 0: none yet */
+  unsigned nfault;
+  KitCgVal fault_addr[SEAM_MAX_FAULTS];
+  KitCgBlkId fault_from[SEAM_MAX_FAULTS];
 } Seam;
 
 static KitCgVal call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n) {
   KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);
   return kit_cg_call(b, fn->sym, ret, args, n);
+}
+
+static void emit_fault_exit(Seam *s, KitCgBuilder *b, KitCgBlkId at, const KitCgVal *addr, const KitCgBlkId *from,
+                            unsigned n) {
+  kit_cg_builder_at(b, at);
+  KitCgInst *phi = kit_cg_phi(b, KIT_CG_I64);
+  phi->args = kit_cg_alloc(b->m, n * sizeof *addr);
+  phi->blks = kit_cg_alloc(b->m, n * sizeof *from);
+  memcpy(phi->args, addr, n * sizeof *addr);
+  memcpy(phi->blks, from, n * sizeof *from);
+  phi->nargs = phi->nblks = n;
+  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
+  KitCgVal args[2] = {s->cpu, phi->id};
+  kit_cg_ret(b, call_helper(b, "kit_emu_mem_fault", KIT_CG_I64, pt, args, 2));
+}
+
+/* after the block's epilogue: the shared fault exit, if any access has one */
+static void seam_finish(Seam *s, KitCgBuilder *b) {
+  if (s->nfault) emit_fault_exit(s, b, s->fault, s->fault_addr, s->fault_from, s->nfault);
 }
 
 static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
@@ -133,13 +164,18 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
                                 kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
     host = kit_cg_ptradd(b, base, addr);
   }
-  KitCgBlkId good = kit_cg_block_new(b->m, b->f), bad = kit_cg_block_new(b->m, b->f);
+  bool shared = s->nfault < SEAM_MAX_FAULTS;
+  if (shared && !s->fault) s->fault = kit_cg_block_new(b->m, b->f);
+  KitCgBlkId good = kit_cg_block_new(b->m, b->f), bad = shared ? s->fault : kit_cg_block_new(b->m, b->f);
+  KitCgBlkId from = b->blk;
   kit_cg_condbr(b, ok, good, bad);
-  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
-  kit_cg_builder_at(b, bad);
-  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I64};
-  KitCgVal args[3] = {s->cpu, addr, pcv};
-  kit_cg_ret(b, call_helper(b, "kit_emu_mem_fault", KIT_CG_I64, pt, args, 3));
+  b->f->blocks[from].insts[b->f->blocks[from].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+  if (shared) {
+    s->fault_addr[s->nfault] = addr;
+    s->fault_from[s->nfault++] = from;
+  } else {
+    emit_fault_exit(s, b, bad, &addr, &from, 1);
+  }
   kit_cg_builder_at(b, good);
   return host;
 }
@@ -193,8 +229,113 @@ static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsi
   return n;
 }
 
+/* ---- faults midway through a block ------------------------------------------------ */
+
+void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
+  if (emu->arch->retire) emu->arch->retire(emu->cpu, retired);
+  if (emu->hooks.on_block_fault) emu->hooks.on_block_fault(emu->hooks.user, emu, emu->block_pc, retired);
+}
+
+/* blocks are straight-line, so the count is the faulting pc's index among
+ * the block's instructions, decoded again (faults are rare) */
+uint32_t kit_emu_fault_retired(KitEmu *emu) {
+  KitDecodedInsn buf[MAX_BLOCK_INSNS];
+  uint64_t pc = emu->arch->get_pc(emu->cpu);
+  unsigned n = decode_block(emu, emu->block_pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
+  for (unsigned i = 0; i < n; i++)
+    if (buf[i].pc == pc) return i;
+  return 0;
+}
+
+/* ---- chaining ---------------------------------------------------------------------- */
+
+static KitCgVal host_const(KitCgBuilder *b, const void *p) {
+  return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
+}
+
+static KitCgVal load_at(KitCgBuilder *b, KitCgType t, KitCgVal ptr, uint64_t off) {
+  if (off) ptr = kit_cg_ptradd(b, ptr, kit_cg_iconst(b, KIT_CG_I64, off));
+  return kit_cg_load(b, t, ptr, kit_cg_type_size(t), KIT_CG_INTERNAL);
+}
+
+/* r is the result of the call just emitted: make it a tail call and return it */
+static void tail_ret(KitCgBuilder *b, KitCgVal r) {
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_TAIL;
+  kit_cg_ret(b, r);
+}
+
+/* on a false c, return next to the dispatcher; go on in a new block otherwise */
+static void or_return(KitCgBuilder *b, KitCgVal c, KitCgVal next) {
+  KitCgBlkId go = kit_cg_block_new(b->m, b->f), back = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, c, go, back);
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+  kit_cg_builder_at(b, back);
+  kit_cg_ret(b, next);
+  kit_cg_builder_at(b, go);
+}
+
+/* A jitted block's exit (docs/emu.md, "Chaining") tail-calls
+ * i64 emu_chain(ptr cpu, i64 next), one internal copy per LLVM batch: unless a
+ * host signal or a write to translated code is pending, it probes the jump
+ * cache for next and tail-calls that block's LLVM code; on a miss (not
+ * translated, or still tier 0) it returns next to the dispatcher.
+ * Invalidation removes blocks from the jump cache before anything can run
+ * again, so a chain never reaches dropped code; exits through the emulator
+ * (ecall, ebreak, illegal, fence.i, a fault) always return, so exits,
+ * synchronous signals and invalidations by the guest itself reach the
+ * dispatcher. Out of line, the probe costs one jump per exit and keeps each
+ * block's IR (and compile time) small. */
+static KitCgFunc *chain_func(KitEmu *emu, KitCgModule *m) {
+  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
+  KitCgFunc *f = kit_cg_func_declare(m, "emu_chain", KIT_CG_I64, pt, 2, false);
+  if (f->nblocks) return f;
+  kit_cg_func_set_linkage(m, f, KIT_CG_LINK_INTERNAL);
+  KitCgBuilder bb, *b = &bb;
+  kit_cg_builder_init(b, m, f);
+  kit_cg_builder_at(b, kit_cg_block_new(m, f));
+  KitCgVal cpu = kit_cg_param(f, 0), next = kit_cg_param(f, 1);
+  KitCgVal stop = kit_cg_load(b, KIT_CG_I64, host_const(b, (const void *)&emu->async_pending), 8, KIT_CG_INTERNAL);
+  KitCgVal smc = kit_cg_binop(b, KIT_CG_OP_OR,
+                              kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_n), 4, KIT_CG_INTERNAL),
+                              kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_overflow), 4,
+                                          KIT_CG_INTERNAL));
+  stop = kit_cg_binop(b, KIT_CG_OP_OR, stop, kit_cg_conv(b, KIT_CG_OP_ZEXT, KIT_CG_I64, smc));
+  or_return(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
+  KitCgVal slot = kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1));
+  slot = kit_cg_binop(b, KIT_CG_OP_AND, slot, kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_JC_SIZE - 1));
+  slot = kit_cg_binop(b, KIT_CG_OP_MUL, slot, kit_cg_iconst(b, KIT_CG_I64, sizeof(KitEmuBlock *)));
+  KitCgVal blk = kit_cg_load(b, KIT_CG_PTR, kit_cg_ptradd(b, host_const(b, emu->tc->jc), slot), 8, KIT_CG_INTERNAL);
+  KitCgVal blk_i = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, blk);
+  or_return(b, kit_cg_cmp(b, KIT_CG_NE, blk_i, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
+  or_return(b, kit_cg_cmp(b, KIT_CG_EQ, load_at(b, KIT_CG_I64, blk, offsetof(KitEmuBlock, pc)), next), next);
+  KitCgVal fn = load_at(b, KIT_CG_PTR, blk, offsetof(KitEmuBlock, jit));
+  KitCgVal fn_i = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, fn);
+  or_return(b, kit_cg_cmp(b, KIT_CG_NE, fn_i, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
+  tail_ret(b, kit_cg_calli(b, fn, KIT_CG_I64, &cpu, 1));
+  return f;
+}
+
+bool kit_emu_chaining(const KitEmu *emu) {
+  return emu->opt.chain && !emu->hooks.tool_requires_dispatch && !(emu->opt.debug & KIT_EMU_DEBUG_EXEC);
+}
+
+static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
+                                  bool chain);
+
 KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
                                    FILE *err) {
+  return translate_insns(emu, m, insns, n, err, false);
+}
+
+KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err) {
+  const KitDecodedInsn *last = &insns[n - 1];
+  bool chain = kit_emu_chaining(emu) &&
+               !(last->flags & (KIT_DECODE_SYSCALL | KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL | KIT_DECODE_FENCE_I));
+  return translate_insns(emu, m, insns, n, err, chain);
+}
+
+static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
+                                  bool chain) {
   char name[48];
   snprintf(name, sizeof name, "emu_block_%" PRIx64, insns[0].pc);
   KitCgType pt[1] = {KIT_CG_PTR};
@@ -206,6 +347,8 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
   Seam s = {.env = {.load = seam_load, .store = seam_store, .host_addr = seam_addr}, .emu = emu,
             .cpu = kit_cg_param(f, 0)};
   s.env.user = &s;
+  /* where a host fault finds the block it stopped, chained LLVM blocks too */
+  kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
   const KitEmuToolHooks *h = &emu->hooks;
   if (h->on_block_entry) {
     KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
@@ -231,13 +374,26 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
                       kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
     call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
-  kit_cg_ret(&b, next);
+  if (chain) {
+    /* alone in its block: the fast instruction selector leaves tail calls
+     * to SelectionDAG, which then selects the whole LLVM block */
+    KitCgBlkId tail = kit_cg_block_new(m, f);
+    kit_cg_br(&b, tail);
+    kit_cg_builder_at(&b, tail);
+    KitCgVal ca[2] = {s.cpu, next};
+    tail_ret(&b, kit_cg_call(&b, chain_func(emu, m)->sym, KIT_CG_I64, ca, 2));
+  } else {
+    kit_cg_ret(&b, next);
+  }
+  seam_finish(&s, &b);
   for (unsigned i = 0; i < emu->npasses; i++)
     if (emu->passes[i].fn(emu->passes[i].user, m, f) != 0) {
       fprintf(err, "kit-emu: a pass refused the block at 0x%" PRIx64 "\n", insns[0].pc);
       return NULL;
     }
-  if (kit_cg_verify(m, err) != 0) {
+  /* the verifier checks the lifter, not the guest: only under -d (it was
+   * ~5% of a tier-0 start-up) */
+  if (emu->opt.debug && kit_cg_verify(m, err) != 0) {
     fprintf(err, "kit-emu: internal error: lifted block at 0x%" PRIx64 " does not verify\n", insns[0].pc);
     return NULL;
   }
@@ -305,6 +461,7 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
   for (;;) {
     uint64_t next = (uint64_t)blk->jit(emu->cpu);
     emu->stats.blocks_executed++;
+    emu->stats.jit_entries++;
     if (emu->exited || emu->sync_pending || atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
         emu->smc_n || emu->smc_overflow || tc->graveyard)
       break;
@@ -323,6 +480,7 @@ int kit_emu_exec_loop(KitEmu *emu) {
     /* a host fault inside the guest window: the signal is pending already */
     if (running) kit_tier_discard_interp(running);
     running = NULL;
+    kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
   }
   while (!emu->exited) {
     boundary(emu);
@@ -345,11 +503,27 @@ int kit_emu_exec_loop(KitEmu *emu) {
       continue;
     }
     running = blk;
+    bool was_jit = blk->jit != NULL;
     emu->in_guest = 1;
     kit_tier_run(emu, blk);
     emu->in_guest = 0;
     running = NULL;
     emu->stats.blocks_executed++;
+    if (was_jit || (blk->jit && emu->opt.tier == KIT_EMU_TIER_JIT)) emu->stats.jit_entries++;
+    else emu->stats.tier0_runs++;
   }
   return emu->exit_status;
+}
+
+void kit_emu_print_stats(KitEmu *emu) {
+  KitEmuStats s;
+  kit_emu_get_stats(emu, &s);
+  fprintf(emu->log,
+          "kit-emu stats: %llu blocks translated, %llu jitted in %llu batches (%llu failed), %llu invalidations\n"
+          "kit-emu stats: %llu tier-0 block runs, %llu dispatcher entries into LLVM code (chaining %s)\n"
+          "kit-emu stats: %.3f s CPU lifting and compiling for LLVM\n",
+          (unsigned long long)s.blocks_translated, (unsigned long long)s.blocks_jitted,
+          (unsigned long long)s.jit_batches, (unsigned long long)s.jit_failures, (unsigned long long)s.invalidations,
+          (unsigned long long)s.tier0_runs, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
+          (double)s.jit_compile_ns / 1e9);
 }

@@ -61,6 +61,9 @@ struct KitEmu {
   int fault_code;
   sigjmp_buf fault_jmp;
   volatile sig_atomic_t in_guest;
+  /* the guest pc of the block running: set before a tier-0 block, stored by
+   * an LLVM block's prologue (chained ones too); a fault's retired count */
+  uint64_t block_pc;
   pthread_t guest_thread; /* only its faults are the guest's (not the JIT worker's) */
   /* pages written by the guest that held translated code (host fault
    * handler -> dispatcher); overflow means flush everything */
@@ -123,7 +126,18 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
  * (message on err) when it cannot. Called on the JIT worker too. */
 KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
                                    FILE *err);
+/* The same for LLVM (tier 1): exits chain to the next jitted block when
+ * kit_emu_chaining allows (docs/emu.md, "Chaining"). */
+KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err);
+bool kit_emu_chaining(const KitEmu *emu);
 int kit_emu_exec_loop(KitEmu *emu);
+/* A load or store stopped the running block (emu->block_pc) after `retired`
+ * instructions: count those (instret) and tell the tools (on_block_fault). */
+void kit_emu_block_fault(KitEmu *emu, uint32_t retired);
+/* after a host fault: the block's instructions before the faulting pc */
+uint32_t kit_emu_fault_retired(KitEmu *emu);
+/* -d stats: translation and tier figures on the log */
+void kit_emu_print_stats(KitEmu *emu);
 
 /* the default action of a fatal signal: tools' on_exit, then the host signal */
 _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig);

@@ -15,10 +15,12 @@ static void usage(FILE *f) {
   fputs("usage: kit-emu [options] program [args...]\n"
         "  -L DIR             sysroot for the dynamic linker and libraries (default: $KIT_EMU_SYSROOT,\n"
         "                     else /usr/riscv64-linux-gnu)\n"
-        "  -d LIST            debug output: in_asm,cg,exec,syscall\n"
+        "  -d LIST            debug output: in_asm,cg,exec,syscall,stats\n"
         "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
-        "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier)\n"
+        "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
+        "                     without the default's warm-up of 100000 blocks run first)\n"
         "  --single-step      one guest instruction per block\n"
+        "  --chain            jitted blocks chain to each other instead of returning to the dispatcher\n"
         "  --strace           print each system call to stderr\n"
         "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
@@ -36,8 +38,9 @@ static int parse_debug(const char *s, unsigned *out) {
     else if (!strcmp(tok, "cg")) *out |= KIT_EMU_DEBUG_CG;
     else if (!strcmp(tok, "exec")) *out |= KIT_EMU_DEBUG_EXEC;
     else if (!strcmp(tok, "syscall")) *out |= KIT_EMU_DEBUG_SYSCALL;
+    else if (!strcmp(tok, "stats")) *out |= KIT_EMU_DEBUG_STATS;
     else {
-      fprintf(stderr, "kit-emu: unknown -d item '%s' (in_asm, cg, exec, syscall)\n", tok);
+      fprintf(stderr, "kit-emu: unknown -d item '%s' (in_asm, cg, exec, syscall, stats)\n", tok);
       return -1;
     }
   }
@@ -78,6 +81,8 @@ int main(int argc, char **argv) {
       opt.jit_threshold = (uint32_t)v;
     } else if (!strcmp(a, "--single-step")) {
       opt.single_step = true;
+    } else if (!strcmp(a, "--chain")) {
+      opt.chain = true;
     } else if (!strcmp(a, "--strace")) {
       strace = true;
     } else if (!strncmp(a, "--tool=", 7)) {

@@ -21,7 +21,7 @@ typedef struct KitEmuBlock {
   struct KitEmuBlock *next; /* hash chain, then graveyard chain */
 } KitEmuBlock;
 
-#define KIT_EMU_JC_SIZE 4096u
+#define KIT_EMU_JC_SIZE 32768u /* 64 KiB of 2-byte-aligned pcs map to distinct slots */
 
 struct KitEmuTcache {
   KitEmu *emu;

@@ -5,13 +5,21 @@
  * boundaries unless an invalidation happened meanwhile. */
 #include "tier.h"
 
+#include "jitload.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BATCH_MAX 32
 #define QUEUE_CAP 1024
-#define DEFAULT_THRESHOLD 50
+#define DEFAULT_THRESHOLD 200 /* compile throughput is the bottleneck: docs/emu.md, "Chaining and tier-1 performance" */
+/* with the default threshold, the JIT starts only once the guest has run
+ * this many blocks: loading LLVM and making the JIT cost more CPU than a
+ * short run (a hello world: ~7k blocks, ~20k dynamic) spends in all of tier
+ * 0, and a long run does not notice the delay (docs/emu.md, "Start-up") */
+#define DEFAULT_WARMUP 100000
 
 typedef struct Job {
   uint64_t pc;
@@ -26,6 +34,8 @@ struct KitEmuTierImpl {
   KitJit *jit;
   bool jit_failed;
   bool worker_ok;        /* false: compile synchronously (or never, after fork) */
+  bool worker_wanted;    /* auto tier: start the worker with the first hot block */
+  uint64_t warmup;       /* ... once this many blocks have run */
   bool no_jit;           /* fork child: LLVM state may be inconsistent */
   pthread_t thread;
   pthread_mutex_t mu;
@@ -36,7 +46,7 @@ struct KitEmuTierImpl {
   _Atomic unsigned ndone;
   bool stop;
   unsigned batch_seq;
-  _Atomic uint64_t batches, failures;
+  _Atomic uint64_t batches, failures, compile_ns;
 };
 
 bool kit_tier_jit_available(void) {
@@ -48,24 +58,40 @@ bool kit_tier_jit_available(void) {
 }
 
 #ifdef KIT_EMU_HAVE_JIT
+static uint64_t thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
+  uint64_t t0 = thread_cpu_ns();
   KitEmu *emu = t->emu;
   char name[32];
   snprintf(name, sizeof name, "jit_batch_%u", t->batch_seq++);
+  /* LLVM is loaded and the JIT made here, on the first batch: start-up and
+   * runs that never get hot do without it */
+  if (!t->jit && !(t->jit = kit_emu_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : (1 | KIT_JIT_FAST_CODEGEN | KIT_JIT_LIGHT_OPT),
+                                            kit_emu_resolve, emu, emu->log))) {
+    t->jit_failed = true;
+    for (unsigned i = 0; i < n; i++) jobs[i].fn = NULL;
+    return -1;
+  }
   KitCgModule *m = kit_cg_module_new(name);
   FILE *quiet = emu->log;
   for (unsigned i = 0; i < n; i++)
-    if (!kit_emu_translate_insns(emu, m, jobs[i].insns, jobs[i].n, quiet)) jobs[i].n = 0;
-  int rc = kit_jit_add(t->jit, m, emu->log);
+    if (!kit_emu_translate_jit(emu, m, jobs[i].insns, jobs[i].n, quiet)) jobs[i].n = 0;
+  int rc = kit_emu_jit_add(t->jit, m, emu->log);
   if (rc != 0) t->jit_failed = true; /* stay in tier 0 rather than retry forever */
   t->batches++;
   t->failures += rc != 0;
   for (unsigned i = 0; i < n; i++) {
     char fname[48];
     snprintf(fname, sizeof fname, "emu_block_%llx", (unsigned long long)jobs[i].pc);
-    jobs[i].fn = rc == 0 && jobs[i].n ? (int64_t (*)(void *))kit_jit_lookup(t->jit, fname) : NULL;
+    jobs[i].fn = rc == 0 && jobs[i].n ? (int64_t (*)(void *))kit_emu_jit_lookup(t->jit, fname) : NULL;
   }
   kit_cg_module_free(m);
+  t->compile_ns += thread_cpu_ns() - t0;
   return rc;
 }
 
@@ -104,17 +130,16 @@ KitEmuTierState *kit_tier_new(KitEmu *emu) {
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
 #ifdef KIT_EMU_HAVE_JIT
-  if (emu->opt.tier != KIT_EMU_TIER_INTERP) {
-    t->jit = kit_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : (1 | KIT_JIT_FAST_CODEGEN), kit_emu_resolve, emu, emu->log);
-    if (!t->jit) t->jit_failed = true;
-    /* single-step and tier 1 compile synchronously: their point is determinism */
-    if (t->jit && emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step)
-      t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
-  }
+  /* single-step and tier 1 compile synchronously: their point is determinism.
+   * The worker and the JIT are made when the first block gets hot. */
+  t->worker_wanted = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step;
 #else
   t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
 #endif
-  if (!emu->opt.jit_threshold) emu->opt.jit_threshold = DEFAULT_THRESHOLD;
+  if (!emu->opt.jit_threshold) {
+    emu->opt.jit_threshold = DEFAULT_THRESHOLD;
+    t->warmup = DEFAULT_WARMUP;
+  }
   return t;
 }
 
@@ -130,7 +155,7 @@ void kit_tier_free(KitEmuTierState *t) {
   for (unsigned i = 0; i < t->nqueue; i++) free(t->queue[i].insns);
   for (unsigned i = 0; i < t->ndone; i++) free(t->done[i].insns);
 #ifdef KIT_EMU_HAVE_JIT
-  if (t->jit) kit_jit_free(t->jit);
+  kit_emu_jit_free(t->jit);
 #endif
   free(t);
 }
@@ -139,17 +164,21 @@ void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
   if (!emu->tier) return;
   out->jit_batches = atomic_load(&emu->tier->batches);
   out->jit_failures = atomic_load(&emu->tier->failures);
+  out->jit_compile_ns = atomic_load(&emu->tier->compile_ns);
 }
 
 void kit_tier_after_fork(KitEmu *emu) {
   KitEmuTierState *t = emu->tier;
   t->worker_ok = false;
+  t->worker_wanted = false;
   t->no_jit = true;
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
 }
 
 void kit_tier_discard_interp(KitEmuBlock *b) {
+  /* its frame is still on the thread's interpreter stack */
+  kit_interp_abandon_thread();
   if (b->ip) kit_interp_free(b->ip);
   b->ip = NULL;
 }
@@ -203,7 +232,16 @@ static void compile_now(KitEmu *emu, KitEmuBlock *b) {
 static void make_hot(KitEmu *emu, KitEmuBlock *b) {
   KitEmuTierState *t = emu->tier;
   if (t->jit_failed || t->no_jit) return;
+#ifdef KIT_EMU_HAVE_JIT
+  if (t->worker_wanted && emu->stats.blocks_executed < t->warmup) return;
+#endif
   b->queued = true;
+#ifdef KIT_EMU_HAVE_JIT
+  if (t->worker_wanted) {
+    t->worker_wanted = false;
+    t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
+  }
+#endif
   if (t->worker_ok) {
     if (pthread_mutex_trylock(&t->mu) != 0) {
       b->queued = false; /* try again on a later execution */

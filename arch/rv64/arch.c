@@ -24,6 +24,7 @@ static void set_reg(void *cpu, unsigned reg, uint64_t v) {
 
 static uint64_t get_pc(const void *cpu) { return ((const KitRv64Cpu *)cpu)->pc; }
 static void set_pc(void *cpu, uint64_t pc) { ((KitRv64Cpu *)cpu)->pc = pc; }
+static void retire(void *cpu, uint64_t n) { ((KitRv64Cpu *)cpu)->instret += n; }
 
 const KitArch kit_arch_rv64 = {
     .name = "riscv64",
@@ -37,4 +38,5 @@ const KitArch kit_arch_rv64 = {
     .set_reg = set_reg,
     .get_pc = get_pc,
     .set_pc = set_pc,
+    .retire = retire,
 };

@@ -11,6 +11,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct KitJit {
   LLVMOrcThreadSafeContextRef tsc;
   LLVMTargetMachineRef tm; /* layout for lowering, target for the passes */
   int opt_level;
+  bool light; /* KIT_JIT_LIGHT_OPT: the short pipeline instead of default<On> */
   /* Modules added since the last lookup, linked into one at the lookup:
    * LLJIT pays about half a millisecond per module it compiles (it rebuilds
    * the codegen pipeline each time), so a batch of adds compiles as one. */
@@ -117,7 +119,8 @@ static void on_diag(LLVMDiagnosticInfoRef di, void *ctx) {
 KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err) {
   kit_llvm__init();
   KitJit *j = calloc(1, sizeof *j);
-  int level = opt_level & ~KIT_JIT_FAST_CODEGEN;
+  int level = opt_level & ~(KIT_JIT_FAST_CODEGEN | KIT_JIT_LIGHT_OPT);
+  j->light = opt_level & KIT_JIT_LIGHT_OPT;
   j->opt_level = level < 0 ? 0 : level > 3 ? 3 : level;
   j->resolve = resolve;
   j->user = user;
@@ -325,6 +328,13 @@ static LLVMModuleRef merge_pending(KitJit *j, FILE *err) {
   return mod;
 }
 
+/* KIT_JIT_LIGHT_OPT: the cleanup that pays for itself on lifted code (CSE of
+ * CPU-state loads and constant addresses, instcombine). No simplifycfg: it
+ * would merge the returns of a function into one block, and a tail call
+ * followed by a branch to a shared return is no tail call any more (the
+ * emulator's chaining relies on them). */
+#define LIGHT_PIPELINE "function(early-cse,instcombine)"
+
 /* Optimise the pending batch and hand it to LLJIT (which compiles it at the
  * first lookup of one of its symbols). */
 static int flush(KitJit *j, FILE *err) {
@@ -332,7 +342,16 @@ static int flush(KitJit *j, FILE *err) {
   LLVMModuleRef mod = merge_pending(j, err);
   if (!mod) return 1;
   /* O0 skips the pipeline (latency) unless something must be inlined */
-  if ((j->opt_level > 0 || j->pending_inline) && kit_llvm__optimize(mod, j->tm, j->opt_level, false, err)) {
+  if (j->light && j->opt_level > 0 && !j->pending_inline) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(mod, LIGHT_PIPELINE, j->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+      report(e, err, "optimisation failed");
+      LLVMDisposeModule(mod);
+      return 1;
+    }
+  } else if ((j->opt_level > 0 || j->pending_inline) && kit_llvm__optimize(mod, j->tm, j->opt_level, false, err)) {
     LLVMDisposeModule(mod);
     return 1;
   }

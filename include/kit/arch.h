@@ -97,6 +97,10 @@ typedef struct KitArch {
   void (*set_reg)(void *cpu, unsigned reg, uint64_t v);
   uint64_t (*get_pc)(const void *cpu);
   void (*set_pc)(void *cpu, uint64_t pc);
+  /* Count n more retired instructions (instret). The lifted code keeps the
+   * count at its block-entry value until the block ends; when a load or
+   * store faults midway, the emulator adds the instructions before it. */
+  void (*retire)(void *cpu, uint64_t n);
 } KitArch;
 
 extern const KitArch kit_arch_rv64;

@@ -43,6 +43,11 @@ void kit_interp_free(KitInterp *ip);
  * Returns 0 on success, nonzero if execution trapped (TRAP, UNREACHABLE,
  * integer division fault); the reason is written to the interpreter's err. */
 int kit_interp_call(KitInterp *ip, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs, KitCgScalar ret[2]);
+/* After a longjmp out of kit_interp_call (a host signal handler that does
+ * not return): drop every interpreted activation of the calling thread.
+ * Only when no kit_interp_call of this thread is still running below the
+ * longjmp's target. */
+void kit_interp_abandon_thread(void);
 
 /* Address of a module global, or a host-callable pointer for a function
  * (a trampoline into the interpreter where supported; see docs/cg.md). */
@@ -68,6 +73,11 @@ typedef struct KitLlvmOptions {
   bool debug_info;     /* DWARF line tables from CG locations (+ what the module carries) */
   bool pic;            /* position-independent code */
   const char *source_name; /* DW_AT_name of the compile unit */
+  bool omit_frame_pointer; /* rbp/s0 free for allocation (the sanitizer runtimes need it kept) */
+  /* when set, called after each backend phase ("cg->llvm", "llvm opt",
+   * "llvm codegen") with phase_ctx: the driver's -ftime-report */
+  void (*phase_done)(void *phase_ctx, const char *phase);
+  void *phase_ctx;
 } KitLlvmOptions;
 
 /* Write an ELF object (or assembly text when asm_text) for the module.
@@ -84,6 +94,10 @@ typedef struct KitJit KitJit;
  * optimisation); for the emulator's hot code, most of the speed of -O1/-O2 code
  * at a fraction of its compile time (docs/cg.md has the numbers). */
 #define KIT_JIT_FAST_CODEGEN 0x100
+/* Or'ed in: instead of default<On>, a short function pipeline (early CSE,
+ * instcombine) for code whose compile time matters more than
+ * its last few percent (the emulator's tier 1: docs/emu.md has the numbers). */
+#define KIT_JIT_LIGHT_OPT 0x200
 /* An in-process ORC LLJIT for the host. Externals resolve through `resolve`
  * first, then through the process's own symbols (atexit and the other
  * libc_nonshared.a functions included); a weak declaration none of these

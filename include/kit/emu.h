@@ -18,7 +18,7 @@ extern "C" {
 /* Bumped on any incompatible change of this header. A loadable tool exports
  * `uint32_t kit_emu_tool_version = KIT_EMU_API_VERSION;` and
  * `int kit_emu_tool_install(KitEmu *, const char *args);` */
-#define KIT_EMU_API_VERSION 1u
+#define KIT_EMU_API_VERSION 2u /* 2: KitEmuToolHooks.on_block_fault */
 
 typedef struct KitEmu KitEmu;
 typedef struct KitEmuShadowPlane KitEmuShadowPlane;
@@ -71,6 +71,10 @@ typedef struct KitEmuToolHooks {
    * or 128+sig before a fatal signal's default action). Tools write their
    * results here. Also runs in fork children when they end. */
   void (*on_exit)(void *user, KitEmu *emu, int status);
+  /* A load or store faulted in the block last announced by on_block_entry:
+   * only its first `retired` instructions retired (not the faulting one nor
+   * those after it). Tools that count at block entry take back the rest. */
+  void (*on_block_fault)(void *user, KitEmu *emu, uint64_t block_pc, uint32_t retired);
   void *user;
   bool tool_requires_dispatch; /* turns block chaining off */
   bool want_insn_retire;       /* emit on_insn_retire shims (costly) */
@@ -84,13 +88,16 @@ enum {
   KIT_EMU_DEBUG_CG = 1 << 1,
   KIT_EMU_DEBUG_EXEC = 1 << 2,
   KIT_EMU_DEBUG_SYSCALL = 1 << 3,
+  KIT_EMU_DEBUG_STATS = 1 << 4, /* translation and tier statistics at exit */
 };
 
 typedef struct KitEmuOptions {
   const char *sysroot;     /* NULL: $KIT_EMU_SYSROOT, else /usr/riscv64-linux-gnu */
   KitEmuTier tier;
-  uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default */
+  uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default (200, and
+                              * nothing is queued before the guest has run 100000 blocks) */
   bool single_step;        /* one-instruction blocks */
+  bool chain;              /* LLVM blocks chain to each other (docs/emu.md: not yet a win, so opt-in) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
 } KitEmuOptions;
@@ -117,11 +124,14 @@ int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user);
 /* Counters of the translation machinery (for tests, benchmarks, -d exec). */
 typedef struct KitEmuStats {
   uint64_t blocks_translated; /* tier-0 translations (re-translations after invalidation included) */
-  uint64_t blocks_executed;   /* blocks run, either tier */
+  uint64_t blocks_executed;   /* blocks the dispatcher ran, either tier (chained ones not counted) */
   uint64_t blocks_jitted;     /* blocks whose LLVM code was installed */
   uint64_t jit_batches;       /* LLVM modules compiled */
   uint64_t jit_failures;      /* batches LLVM rejected (the blocks stay in tier 0) */
   uint64_t invalidations;     /* translation-cache invalidations that dropped code */
+  uint64_t tier0_runs;        /* blocks run by the interpreter */
+  uint64_t jit_entries;       /* dispatcher calls into LLVM code (each may chain on) */
+  uint64_t jit_compile_ns;    /* CPU time spent lifting and compiling LLVM batches */
 } KitEmuStats;
 void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
 

@@ -95,10 +95,13 @@ static int count_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   return 0;
 }
 
+static bool requires_dispatch; /* the tool asks for every block through the dispatcher */
+static bool chain;             /* KitEmuOptions.chain */
+
 static Counts run(KitEmuTier tier, bool step, bool retire, bool mem) {
   Counts c;
   memset(&c, 0, sizeof c);
-  KitEmuOptions opt = {.tier = tier, .single_step = step};
+  KitEmuOptions opt = {.tier = tier, .single_step = step, .chain = chain};
   char *argv[] = {(char *)guest, NULL};
   char *envp[] = {"A=1", NULL};
   KitEmu *emu = kit_emu_new(&opt, 1, argv, envp, stderr);
@@ -106,7 +109,7 @@ static Counts run(KitEmuTier tier, bool step, bool retire, bool mem) {
   KitEmuToolHooks h = {.on_block_entry = on_block, .on_branch = on_branch, .on_syscall_entry = on_sys_in,
                        .on_syscall_exit = on_sys_out, .on_map = on_map, .user = &c,
                        .on_insn_retire = retire ? on_retire : NULL, .want_insn_retire = retire,
-                       .on_mem_access = mem ? on_mem : NULL};
+                       .on_mem_access = mem ? on_mem : NULL, .tool_requires_dispatch = requires_dispatch};
   if (mem) c.plane = kit_emu_shadow_register(emu, "test", 8);
   pass_calls = 0;
   assert_int_equal(kit_emu_add_pass(emu, count_pass, NULL), 0);
@@ -195,6 +198,27 @@ static void test_memory_tool(void **st) {
   assert_int_equal(j.shadow_missing, 0);
 }
 
+/* chained LLVM code: the same hooks fire as often; with
+ * tool_requires_dispatch every block goes through the dispatcher */
+static void test_chaining(void **st) {
+  (void)st;
+  chain = true;
+  Counts c = run(KIT_EMU_TIER_JIT, false, false, false);
+  check_common(&c);
+  assert_int_equal(c.block_insns, reference_insns);
+  assert_int_equal(c.stats.tier0_runs, 0);
+  assert_true(c.stats.jit_entries * 4 < c.blocks); /* most exits chained */
+  requires_dispatch = true;
+  Counts d = run(KIT_EMU_TIER_JIT, false, false, false);
+  requires_dispatch = false;
+  chain = false;
+  assert_int_equal(d.block_insns, reference_insns);
+  assert_int_equal(d.blocks, c.blocks);
+  assert_int_equal(d.branches, c.branches);
+  assert_int_equal(d.stats.jit_entries, d.blocks);
+  assert_int_equal(d.stats.blocks_executed, d.blocks);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_emu_hooks GUEST\n");
@@ -203,7 +227,7 @@ int main(int argc, char **argv) {
   guest = argv[1];
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tier0), cmocka_unit_test(test_tier1), cmocka_unit_test(test_auto_without_retire),
-      cmocka_unit_test(test_step), cmocka_unit_test(test_memory_tool),
+      cmocka_unit_test(test_step), cmocka_unit_test(test_memory_tool), cmocka_unit_test(test_chaining),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

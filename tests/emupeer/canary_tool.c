@@ -50,7 +50,7 @@ static uint8_t *check(uint8_t *p, size_t n) {
 }
 
 static uintptr_t lo[4096], hi[4096];
-static char rd[4096];
+static char rd[4096], wr[4096];
 static int n;
 
 static uintptr_t find_window(void) {
@@ -58,7 +58,10 @@ static uintptr_t find_window(void) {
   if (!f) return 0;
   char line[512], perm[8];
   while (n < 4096 && fgets(line, sizeof line, f))
-    if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo[n], &hi[n], perm) == 3) rd[n++] = perm[0] == 'r';
+    if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo[n], &hi[n], perm) == 3) {
+      rd[n] = perm[0] == 'r';
+      wr[n++] = perm[1] == 'w';
+    }
   fclose(f);
   for (int i = 0; i < n; i++) {
     uintptr_t end = lo[i];
@@ -72,7 +75,12 @@ static uintptr_t find_window(void) {
 }
 
 /* [a, a + CANARY): a canary when free, else a copy of it when every byte is
- * in readable mappings; 0 when neither */
+ * in readable mappings (taken by take_copies); 0 when neither. A writable
+ * host mapping there (kit-emu's or a library's data: which one depends on
+ * what was mapped before and after the window) is written by its owner, so
+ * it is left out (side[i] NULL): a stray guest write would need a window
+ * check to fail at the window's edge, which the other side and a read-only
+ * neighbour still catch. */
 static int guard_at(int i, uintptr_t a) {
   void *p = mmap((void *)a, CANARY, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
   if (p != MAP_FAILED && (uintptr_t)p == a) {
@@ -85,20 +93,31 @@ static int guard_at(int i, uintptr_t a) {
     int j = 0;
     while (j < n && !(lo[j] <= x && x < hi[j])) j++;
     if (j == n || !rd[j]) return 0;
+    if (wr[j]) return 1;
     x = hi[j];
   }
   side[i] = (uint8_t *)a;
   copy[i] = malloc(CANARY);
-  if (!copy[i]) return 0;
-  memcpy(copy[i], side[i], CANARY);
-  return 1;
+  return copy[i] != NULL;
+}
+
+/* last, once this tool's own statics are final: the mapping next to the
+ * window may be this tool's data (when it was loaded right below it) */
+static void take_copies(void) {
+  for (int i = 0; i < 2; i++)
+    if (copy[i]) memcpy(copy[i], side[i], CANARY);
 }
 
 static uint8_t *check_side(int i) {
+  if (!side[i]) return NULL;
   if (!copy[i]) return check(side[i], CANARY);
   for (size_t k = 0; k < CANARY; k++)
     if (side[i][k] != copy[i][k]) return side[i] + k;
   return NULL;
+}
+
+static const char *what(int i) {
+  return !side[i] ? "writable host mapping, not compared" : copy[i] ? "host mapping" : "canary";
 }
 
 static void on_end(void *u, KitEmu *e, int status) {
@@ -111,7 +130,7 @@ static void on_end(void *u, KitEmu *e, int status) {
     fprintf(stderr, "emupeer-canary: CORRUPTED at host %p (window %#" PRIxPTR ")\n", (void *)bad, base);
   else
     fprintf(stderr, "emupeer-canary: ok, %zu bytes intact (window %#" PRIxPTR "; below: %s, above: %s)\n",
-            2 * CANARY + heap_n, base, copy[0] ? "host mapping" : "canary", copy[1] ? "host mapping" : "canary");
+            (side[0] ? CANARY : 0) + (side[1] ? CANARY : 0) + heap_n, base, what(0), what(1));
   fflush(stderr);
 }
 
@@ -131,5 +150,6 @@ int kit_emu_tool_install(KitEmu *emu, const char *args) {
   fill(heap, heap_n);
   static const KitEmuToolHooks h = {.on_exit = on_end};
   kit_emu_set_tool_hooks(emu, &h);
+  take_copies();
   return 0;
 }

@@ -10,10 +10,9 @@
 #      block (caught by a SIGSEGV handler): the instructions before a faulting
 #      one retire, the faulting one and those after it do not, so rdinstret
 #      must read the same in every mode (single-step is the reference: one
-#      instruction per block) and insncount must still be rdinstret + 11.
-#      Known to fail (not in ctest until fixed): instret misses the
-#      instructions before a mid-block fault, and insncount counts the whole
-#      faulting block (see tests/peer/README.md, "Emulator").
+#      instruction per block) and insncount must still be rdinstret + 11
+#      (ctest runs this mode; tests/peer/README.md, "Emulator", has the bugs
+#      it found).
 # Exit 77 (skipped) without the cross toolchain.
 set -u
 emu=$1 dir=$2
