@@ -2,6 +2,8 @@
 # tests/peer/lua-test.sh KITCC — Lua 5.4 from Debian's lua5.4 source package,
 # built twice (kitcc -O2 and gcc -O2) by compiling src/*.c directly; every
 # tests/peer/lua/*.lua script runs under both and the outputs must match.
+# KIT_CFLAGS (e.g. "-fsanitize=address") are added to kitcc's compile and link
+# lines: a sanitizer report makes the script fail (output differs, exit status).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kitcc=${1:?usage: lua-test.sh KITCC [WORKDIR]}
@@ -10,8 +12,8 @@ src=$(bash "$here/fetch-source.sh" lua5.4)/src
 mkdir -p "$work"
 # Debian's patched luaconf.h includes this generated header
 echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$work/lua5.4-deb-multiarch.h"
-build() { # CC OUTDIR [EXTRA-FLAGS]
-  local cc=$1 out=$2 extra=${3:-}
+build() { # CC OUTDIR [EXTRA-FLAGS [LINK-FLAGS]]
+  local cc=$1 out=$2 extra=${3:-} ldflags=${4:-}
   mkdir -p "$out"
   for f in "$src"/*.c; do
     b=$(basename "$f" .c)
@@ -20,11 +22,11 @@ build() { # CC OUTDIR [EXTRA-FLAGS]
     while [ "$(jobs -r | wc -l)" -ge 2 ]; do wait -n; done
   done
   wait
-  $cc -o "$out/lua" "$out"/*.o -lm -ldl
+  $cc $ldflags -o "$out/lua" "$out"/*.o -lm -ldl
 }
-# lvm.c's dispatch uses computed goto under __GNUC__, which kitcc lacks
-# (no BLOCKADDR/INDIRECTBR in CG yet): use its portable switch dispatch
-build "$kitcc" "$work/kit" -DLUA_USE_JUMPTABLE=0
+# lvm.c dispatches with its default computed goto (`goto *disptab[...]`
+# under __GNUC__): CG's blockaddr/indirectbr
+build "$kitcc" "$work/kit" "${KIT_CFLAGS:-}" "${KIT_CFLAGS:-}"
 build gcc "$work/gcc"
 fail=0
 for t in "$here"/lua/*.lua; do

@@ -3,7 +3,8 @@
 # package: the amalgamation (sqlite3.c, shell.c; ~250k lines) is generated
 # once by the source's own configure && make (needs tclsh), then the sqlite3
 # shell is built by kitcc -O2 and by gcc (-O0, the reference); every tests/peer/sql/*.sql
-# script must print the same under both.
+# script must print the same under both. KIT_CFLAGS (e.g. "-fsanitize=address")
+# are added to kitcc's compile and link lines; a sanitizer report fails the run.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kitcc=${1:?usage: sqlite-test.sh KITCC [WORKDIR]}
@@ -23,13 +24,13 @@ fi
 mkdir -p "$work"
 flags="-O2 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$amal"
 # kitcc builds its two objects while gcc builds the reference shell
-$kitcc $flags -c "$amal/sqlite3.c" -o "$work/sqlite3-kit.o" &
+$kitcc $flags ${KIT_CFLAGS:-} -c "$amal/sqlite3.c" -o "$work/sqlite3-kit.o" &
 k1=$!
-$kitcc $flags -c "$amal/shell.c" -o "$work/shell-kit.o"
+$kitcc $flags ${KIT_CFLAGS:-} -c "$amal/shell.c" -o "$work/shell-kit.o"
 # the reference at -O0: its output is the same and it builds in a fraction of -O2's time
 gcc ${flags/-O2/-O0} "$amal/sqlite3.c" "$amal/shell.c" -o "$work/sqlite3-gcc" -lm
 wait $k1
-$kitcc "$work/sqlite3-kit.o" "$work/shell-kit.o" -o "$work/sqlite3-kit" -lm
+$kitcc ${KIT_CFLAGS:-} "$work/sqlite3-kit.o" "$work/shell-kit.o" -o "$work/sqlite3-kit" -lm
 fail=0
 for t in "$here"/sql/*.sql; do
   name=$(basename "$t")
