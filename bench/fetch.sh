@@ -5,6 +5,10 @@
 # Source layout is the one tests/peer/fetch-source.sh uses, so both share the
 # cache: ${KIT_CACHE:-$HOME/.cache/kit}/src/PKG/.done holds the tree's path.
 # Idempotent: a second run installs, downloads and builds nothing.
+#
+# usage: bench/fetch.sh [PKG...|none]   source packages to fetch (lua5.4, bzip2,
+#   sqlite3; default all three; "none": only the tools). Writes $CACHE/bench/sources.env with the trees
+#   of those and of any fetched before (others are "").
 set -euo pipefail
 CACHE=${KIT_CACHE:-$HOME/.cache/kit}
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
@@ -49,15 +53,22 @@ fetch_source() { # PKG: prints the extracted tree
   echo "$dir"
 }
 
+# PKG: its tree when requested (fetched if need be) or fetched before, else ""
+source_tree() {
+  if [[ " $WANT " == *" $1 "* ]]; then fetch_source "$1"
+  elif [ -f "$CACHE/src/$1/.done" ] && [ -d "$(cat "$CACHE/src/$1/.done")" ]; then cat "$CACHE/src/$1/.done"
+  fi
+}
+WANT=${*:-lua5.4 bzip2 sqlite3}
 out="$CACHE/bench/sources.env"
 mkdir -p "$CACHE/bench"
-lua=$(fetch_source lua5.4)
-bzip2=$(fetch_source bzip2)
-sqlite=$(fetch_source sqlite3)
+lua=$(source_tree lua5.4)
+bzip2=$(source_tree bzip2)
+sqlite=$(source_tree sqlite3)
 
 # the amalgamation (sqlite3.c) and speedtest1.c, generated once by the source's own make
 amal="$CACHE/bench/sqlite3-amalgamation"
-if [ ! -f "$amal/sqlite3.c" ] || [ ! -f "$amal/speedtest1.c" ]; then
+if [[ " $WANT " == *" sqlite3 "* ]] && { [ ! -f "$amal/sqlite3.c" ] || [ ! -f "$amal/speedtest1.c" ]; }; then
   log "generating the sqlite3 amalgamation (configure && make sqlite3.c)"
   rm -rf "$amal.tmp"; mkdir -p "$amal.tmp"
   (cd "$amal.tmp" && "$sqlite/configure" --disable-tcl >configure.log 2>&1 && make sqlite3.c >make.log 2>&1) ||

@@ -2,21 +2,39 @@
 # bench/run.sh — one command that measures kit against its peers and prints
 # Markdown: per workload (hello start-up, Lua, sqlite3 speedtest1, bzip2,
 # compile time) a table of configurations with wall/CPU seconds and ratios to
-# the workload's reference, bench/cg's figures, and the goals met or not.
-# Workloads come from Debian source packages (bench/fetch.sh); nothing
-# third-party is in the repo. Tools that are absent become "not built" rows.
+# the workload's reference, bench/cg's figures, the goals met or not, and where
+# the run's time went. Workloads come from Debian source packages
+# (bench/fetch.sh); nothing third-party is in the repo. A configuration that
+# does not build or run is a row saying why; the run goes on.
 #
 # usage: bench/run.sh [--quick] [--only NAME[,NAME]] [--runs N] [--results FILE]
-#   --quick        small inputs, one run per row (a few minutes)
+#   --quick        small inputs, one run per row, fewer configurations, no sqlite
+#                  unless named by --only; compile time on Lua's largest files
 #   --only NAME    hello, lua, sqlite, bzip2, compile, cg (comma-separated)
 #   --runs N       runs per row, median reported (default 3, --quick 1)
 #   --results FILE also write the report, with date and machine, to FILE
 # environment: KIT_BUILD (kit build dir, default build/), KIT_CACHE
 #   (default ~/.cache/kit), KIT_BENCH_JOBS (parallel compiles, default 2),
 #   KIT_BENCH_BUDGET (seconds after which no new round starts; 1500, --quick 240),
-#   KIT_BENCH_HARD_BUDGET (... after which untimed rows are skipped; 1.2x that),
+#   KIT_BENCH_HARD_BUDGET (... after which untimed rows are skipped; 1.12x that: 1680, --quick 268),
 #   KIT_BENCH_BUILD_TIMEOUT (seconds per compiler invocation; 900, --quick 300),
 #   KIT_BENCH_NO_KIT_BUILD=1 (time kit's build as it is, without rebuilding it)
+#
+# Time budget on a quiet 2-core machine (estimates from the per-row CPU times of
+# bench/RESULTS.md and of --quick runs; builds are cached, so a re-run only pays
+# for the configurations whose compiler, flags or sources changed):
+#   full   ~22 min. Builds the first time ~6 min (sqlite3.c x 9 configurations:
+#          gcc/clang/kitcc ~30 s each, ASan ~60 s, UBSan ~90 s, 2 at a time). Rows,
+#          3 interleaved rounds (rows over $SLOW s, and callgrind, insncount and
+#          strace, which no goal reads, in the first only): hello ~20 s, lua ~250 s
+#          (~100 s a round, kit-emu rows ~10 s each), sqlite ~240 s (kit-emu rows
+#          15-25 s), bzip2 ~185 s, compile ~240 s (sqlite3.c ~80 s a round); cg
+#          ~15 s; kit-emu -d stats ~30 s. Caps: WL_BUDGET per workload's rounds,
+#          then $BUDGET / $HARD_BUDGET for the run.
+#   quick  ~3 min. Sources lua5.4 + bzip2 the first time (~30 s); builds the first
+#          time ~1.5 min (Lua x 8, bzip2 x 6, hello x 4); one round: hello ~3 s,
+#          lua ~25 s, bzip2 ~15 s, compile (Lua's 3 largest files) ~6 s, cg ~3 s,
+#          kit-emu -d stats on Lua ~3 s.
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH_DIR")
@@ -37,7 +55,10 @@ for w in ${ONLY//,/ }; do
   case $w in hello|lua|sqlite|bzip2|compile|cg) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg)" >&2; exit 1 ;; esac
 done
 [ -n "$RUNS" ] || { [ "$QUICK" = 1 ] && RUNS=1 || RUNS=3; }
-wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+# --quick leaves sqlite out (its builds alone take minutes) unless --only names it
+wanted() {
+  if [ -z "$ONLY" ]; then [ "$QUICK" = 0 ] || [ "$1" != sqlite ]; else [[ ",$ONLY," == *",$1,"* ]]; fi
+}
 log() { echo "bench: $*" >&2; }
 
 KIT_CACHE=${KIT_CACHE:-$HOME/.cache/kit}
@@ -54,13 +75,15 @@ export LC_ALL=C
 if [ "$QUICK" = 1 ]; then
   LUA_N=8 LUA_T=1 SQL_N=10 SQL_T=2 BZ_N=$((2 << 20)) BZ_T=$((256 << 10)) HELLO_N=20 HELLO_T=10
   TMIN=30 TMAX=90 SLOW=5 BUDGET=240 INTERP_N=20000000 JIT_N=30
+  declare -A WL_BUDGET=([hello]=20 [lua]=90 [sqlite]=90 [bzip2]=60 [compile]=60)
 else
   LUA_N=64 LUA_T=2 SQL_N=40 SQL_T=4 BZ_N=$((20 << 20)) BZ_T=$((512 << 10)) HELLO_N=200 HELLO_T=20
   TMIN=60 TMAX=300 SLOW=15 BUDGET=1500 INTERP_N=200000000 JIT_N=100
+  declare -A WL_BUDGET=([hello]=60 [lua]=330 [sqlite]=330 [bzip2]=240 [compile]=300)
 fi
 
 BUDGET=${KIT_BENCH_BUDGET:-$BUDGET}   # seconds after which no further rounds start
-HARD_BUDGET=${KIT_BENCH_HARD_BUDGET:-$((BUDGET * 6 / 5))}   # ... and no row not yet timed
+HARD_BUDGET=${KIT_BENCH_HARD_BUDGET:-$((BUDGET * 28 / 25))}   # ... and no row not yet timed
 BUILD_TIMEOUT=${KIT_BENCH_BUILD_TIMEOUT:-$([ "$QUICK" = 1 ] && echo 300 || echo 900)}
 export BUILD_TIMEOUT
 
@@ -68,7 +91,12 @@ export BUILD_TIMEOUT
 # a run cannot derail the run
 main() {
 # --- setup: peer tools, sources, kit, our two helpers --------------------------------
-bash "$BENCH_DIR/fetch.sh"
+# only the sources this run needs: --quick fetches no sqlite3
+srcpkgs=(none)
+if wanted lua || { wanted compile && [ "$QUICK" = 1 ]; }; then srcpkgs+=(lua5.4); fi
+if wanted bzip2; then srcpkgs+=(bzip2); fi
+if wanted sqlite || { wanted compile && [ "$QUICK" = 0 ]; }; then srcpkgs+=(sqlite3); fi
+bash "$BENCH_DIR/fetch.sh" "${srcpkgs[@]}"
 # shellcheck source=/dev/null
 . "$BENCH_CACHE/sources.env"
 
@@ -103,6 +131,27 @@ done
 RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX")
 trap 'rm -rf "$RUN_TMP"' EXIT
 BUDGET_CUT=""
+declare -A T_BUILD=() T_RUN=()
+T_SETUP=$((SECONDS - BENCH_START))
+
+# where the run's time went: setup, then per workload its builds and its rows
+# ("goals": the table and its untimed kit-emu -d stats runs)
+time_table() {
+  echo
+  echo "### Time of this run"
+  echo
+  echo "| part | builds s | rows s | total s | rounds' budget s |"
+  echo "|---|--:|--:|--:|--:|"
+  echo "| setup (tools, sources, kit) | $T_SETUP | – | $T_SETUP | – |"
+  local wl
+  for wl in hello lua sqlite bzip2 compile cg goals; do
+    [ -n "${T_RUN[$wl]:-}" ] || continue
+    echo "| $wl | ${T_BUILD[$wl]:-0} | ${T_RUN[$wl]} | $((${T_BUILD[$wl]:-0} + T_RUN[$wl])) | ${WL_BUDGET[$wl]:-–} |"
+  done
+  echo "| **total** | | | **$((SECONDS - BENCH_START))** | $BUDGET (whole run) |"
+  [ -z "$BUDGET_CUT" ] || printf '\nTime budget reached: fewer rounds for%s.\n' "$BUDGET_CUT"
+  return 0
+}
 
 # shellcheck source=lib/build.sh
 . "$BENCH_DIR/lib/build.sh"
@@ -113,15 +162,6 @@ BUDGET_CUT=""
 # shellcheck source=lib/goals.sh
 . "$BENCH_DIR/lib/goals.sh"
 
-# --- builds: each workload's, just before it is measured -----------------------------
-build_workload() {
-  [ "$1" = compile ] && return
-  for cfg in gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv; do
-    if [ "$1" = hello ]; then case $cfg in *-asan|*-ubsan) continue ;; esac; fi
-    build_one "$cfg" "$1"
-  done
-}
-
 # --- rows and rounds ----------------------------------------------------------------
 report() {
   echo "## kit benchmarks ($([ "$QUICK" = 1 ] && echo "--quick, " )$RUNS run(s) per row, median; wall and CPU seconds)"
@@ -129,17 +169,17 @@ report() {
   echo "Ratios are time / reference time: below 1.00 is faster than the reference."
   echo "Compiled rows use the native input; valgrind and emulator rows a smaller input"
   echo "with their own gcc -O2 row at that size. Outputs are checked against the gcc -O2 build's."
+  local t0
   for wl in hello lua sqlite bzip2 compile; do
     wanted "$wl" || continue
-    build_workload "$wl"
-    "rows_$wl"
-    run_rounds "$wl"
+    # builds: each workload's, just before it is measured
+    t0=$SECONDS; build_workload "$wl"; T_BUILD[$wl]=$((SECONDS - t0))
+    t0=$SECONDS; "rows_$wl"; run_rounds "$wl"; T_RUN[$wl]=$((SECONDS - t0))
     print_table "$wl" "${WL_TITLE[$wl]}"
   done
-  if wanted cg; then cg_section; fi
-  goals_table
-  [ -z "$BUDGET_CUT" ] || printf '\nTime budget reached: fewer rounds for%s.\n' "$BUDGET_CUT"
-  printf '\nTotal time of this run: %d s.\n' $((SECONDS - BENCH_START))
+  if wanted cg; then t0=$SECONDS; cg_section; T_RUN[cg]=$((SECONDS - t0)); fi
+  t0=$SECONDS; goals_table; T_RUN[goals]=$((SECONDS - t0))
+  time_table
 }
 
 OUT="$RUN_TMP/report.md"
@@ -159,4 +199,4 @@ if [ -n "$RESULTS" ]; then
 fi
 }
 
-main
+main; exit   # on one line: bash has read it whole before main runs

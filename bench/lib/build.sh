@@ -1,8 +1,9 @@
 # bench/lib/build.sh — builds each workload (lua, sqlite, bzip2, hello) with
 # each compiler configuration into $BENCH_BUILD/CONFIG/WORKLOAD, sourced by
 # bench/run.sh. A build is redone only when its stamp (compiler identity, flags,
-# sources, this recipe) changes; its outcome is in the directory's `status`
-# file: "ok", or "failed: REASON" with the first error line.
+# the sources' contents, this recipe) changes; its outcome is in the directory's
+# `status` file: "ok", or "failed: REASON" with the first error line.
+# build_workload builds a workload's configurations $BENCH_JOBS at a time.
 
 # configuration -> "compiler flags..." (the compiler word is resolved at build time)
 declare -gA CFG_CC=(
@@ -12,17 +13,20 @@ declare -gA CFG_CC=(
   [clang-ubsan]="clang-16 -O2 -fsanitize=undefined" [kitcc-ubsan]="KITCC -O2 -fsanitize=undefined"
   [rv]="riscv64-linux-gnu-gcc -O2"
 )
-BUILD_RECIPE_VERSION=3
+BUILD_RECIPE_VERSION=4
 
-# the identity of a compiler: its resolved binary (size, mtime) and version line;
-# for kitcc also the libraries it links (the sanitizer runtime)
+# the identity of a compiler: its version line and resolved binary (size, mtime);
+# kitcc changes under our feet, so for it the contents of the binary and of the
+# libraries it links (the sanitizer runtimes in $KIT_BUILD/lib)
 compiler_identity() {
   local cc=$1 path
   path=$(readlink -f "$(command -v "$cc")")
-  stat -c '%n %s %Y' "$path"
-  "$cc" --version 2>/dev/null | head -n1
-  if [ "$cc" = "$KITCC" ] && [ -d "$KIT_BUILD/lib" ]; then
-    find "$KIT_BUILD/lib" -maxdepth 1 -type f -printf '%f %s %T@\n' | sort
+  "$cc" --version 2>/dev/null | head -n1 || true
+  if [ "$cc" = "$KITCC" ]; then
+    sha1sum <"$path"
+    [ ! -d "$KIT_BUILD/lib" ] || find "$KIT_BUILD/lib" -maxdepth 1 -type f -name '*.a' -exec sha1sum {} + | sed 's| .*/| |' | sort
+  else
+    stat -c '%n %s %Y' "$path"
   fi
 }
 
@@ -111,7 +115,7 @@ build_one() {
   read -r -a flags <<<"$(wl_flags "$wl" "$dir")"
   local stamp
   stamp=$( { echo "recipe $BUILD_RECIPE_VERSION ${cc[*]} ${flags[*]}"; compiler_identity "${cc[0]}";
-             wl_sources "$wl" | xargs stat -c '%n %s %Y'; } | sha1sum | cut -c1-16)
+             wl_sources "$wl" | xargs sha1sum; } | sha1sum | cut -c1-16)
   if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && [ -f "$dir/status" ]; then return; fi
   rm -rf "$dir"; mkdir -p "$dir/inc"
   local triple=x86_64-linux-gnu
@@ -141,3 +145,30 @@ build_one() {
 
 # build_status CONFIG WORKLOAD: "ok" or the reason there is no binary
 build_status() { cat "$BENCH_BUILD/$1/$2/status" 2>/dev/null || echo "not built"; }
+
+# the configurations a workload is built with: all of them, or --quick's subset
+# (the ones its goals need, and the riscv64 build for the emulators)
+wl_configs() { # WORKLOAD
+  if [ "$1" = compile ]; then return; fi
+  if [ "$1" = hello ]; then echo gcc clang kitcc rv
+  elif [ "$QUICK" = 1 ] && [ "$1" = lua ]; then echo gcc clang kitcc clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv
+  elif [ "$QUICK" = 1 ]; then echo gcc clang kitcc clang-asan kitcc-asan rv
+  else echo gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv; fi
+}
+
+# status of CONFIG for WORKLOAD in this run: its build's, or why it is not built
+cfg_status() { # CONFIG WORKLOAD
+  if [[ " $(wl_configs "$2") " == *" $1 "* ]]; then build_status "$1" "$2"; else echo "skipped (--quick)"; fi
+}
+
+# build_workload WORKLOAD: its configurations, $BENCH_JOBS builds at a time (each
+# compiles its files $BENCH_JOBS at a time too: sqlite3.c is one big file)
+build_workload() {
+  local cfg running=0
+  for cfg in $(wl_configs "$1"); do
+    if [ "$running" -ge "$BENCH_JOBS" ]; then wait -n || true; running=$((running - 1)); fi
+    ( build_one "$cfg" "$1" ) &
+    running=$((running + 1))
+  done
+  wait || true
+}

@@ -1,76 +1,139 @@
 # bench/lib/goals.sh — the "Goals" table (sourced by bench/run.sh): each goal
-# is a geometric mean of per-workload time ratios between two rows, judged on
-# wall-clock time (CPU time shown alongside, as the machine may be shared).
+# is a geometric mean of per-workload time ratios between goal rows (GR keys),
+# judged on CPU time (the machine may be shared), with wall-clock time beside.
+# A workload whose rows have no time says why: "not measured (REASON)".
 
-# pair_ratios KEY_A KEY_B WORKLOADS...: "wl=ratio_wall:ratio_cpu" per workload
-# where both rows have times, or "wl=why" when one has none
-pair_ratios() {
-  local a=$1 b=$2 wl out=(); shift 2
-  for wl in "$@"; do
-    local ra=${GR[$wl.$a]:-} rb=${GR[$wl.$b]:-}
-    [ -n "$ra" ] && [ -n "$rb" ] || continue
-    local wa wb ca cb
-    wa=$(row_value "$ra" wall); wb=$(row_value "$rb" wall)
-    ca=$(row_value "$ra" cpu); cb=$(row_value "$rb" cpu)
-    if [ -n "$wa" ] && [ -n "$wb" ]; then
-      out+=("$wl=$(awk -v a="$wa" -v b="$wb" -v c="$ca" -v d="$cb" 'BEGIN {printf "%.3f:%.3f", a / b, (d > 0 ? c / d : 0)}')")
-    else
-      local why=${R_STATUS[$ra]}
-      [ -n "$wa" ] && why=${R_STATUS[$rb]}
-      [ "$why" = ok ] && why="not timed"
-      why=${why%%:*}
-      out+=("$wl=${why// /_}")
-    fi
-  done
-  echo "${out[@]}"
+# why ID has no time: its status, short, safe in a Markdown cell
+row_why() {
+  local st=${R_STATUS[$1]}
+  [ "$st" != ok ] || st="not timed"
+  st="${R_LABEL[$1]}: $st"
+  [ ${#st} -le 110 ] || st="${st:0:107}..."
+  echo "${st//|/\\|}"
 }
 
-# goal_row NAME TARGET_OP TARGET INVERT KEY_A KEY_B WORKLOADS...
-#   value = geomean(time_A / time_B), or its inverse (a speed) when INVERT=1
-goal_row() {
-  local name=$1 op=$2 target=$3 inv=$4 a=$5 b=$6; shift 6
-  local pairs detail="" p gw=0 gc=0 n=0
-  pairs=$(pair_ratios "$a" "$b" "$@")
-  for p in $pairs; do
-    local wl=${p%%=*} v=${p#*=}
-    if [[ $v =~ ^[0-9.]+:[0-9.]+$ ]]; then
-      local w=${v%%:*} c=${v#*:}
-      [ "$inv" = 1 ] && { w=$(awk -v x="$w" 'BEGIN {printf "%.3f", 1 / x}'); c=$(awk -v x="$c" 'BEGIN {if (x > 0) printf "%.3f", 1 / x; else print 0}'); }
-      gw=$(awk -v s="$gw" -v x="$w" 'BEGIN {print s + log(x)}')
-      gc=$(awk -v s="$gc" -v x="$c" 'BEGIN {print (x > 0 ? s + log(x) : s)}')
-      n=$((n + 1))
-      detail+="${detail:+, }$wl $(printf '%.2f' "$w")"
-    else
-      detail+="${detail:+, }$wl: ${v//_/ }"
-    fi
-  done
-  if [ "$n" = 0 ]; then
-    echo "| $name | $op $target | – | – | not measured | ${detail:-no rows} |"
-    return
+# wl_ratio WL A B: sets RC and RW (CPU and wall time of goal row A / row B) or
+# WHY when either has no time
+wl_ratio() {
+  local wl=$1 ra=${GR[$1.$2]:-} rb=${GR[$1.$3]:-} id
+  RC="" RW="" WHY=""
+  if [ -z "$ra" ] || [ -z "$rb" ]; then
+    WHY="$wl not in this run"; wanted "$wl" || return 0
+    WHY="no $2/$3 rows"; return 0
   fi
-  local mw mc verdict
-  mw=$(awk -v s="$gw" -v n="$n" 'BEGIN {printf "%.2f", exp(s / n)}')
-  mc=$(awk -v s="$gc" -v n="$n" 'BEGIN {printf "%.2f", exp(s / n)}')
-  if awk -v v="$mw" -v t="$target" -v op="$op" 'BEGIN {exit !(op == "<=" ? v <= t : v >= t)}'; then verdict="**met**"
+  for id in "$ra" "$rb"; do
+    [ -n "$(row_value "$id" cpu)" ] || { WHY=$(row_why "$id"); return 0; }
+  done
+  RC=$(awk -v a="$(row_value "$ra" cpu)" -v b="$(row_value "$rb" cpu)" 'BEGIN {printf "%.4f", (b > 0 ? a / b : 0)}')
+  RW=$(awk -v a="$(row_value "$ra" wall)" -v b="$(row_value "$rb" wall)" 'BEGIN {printf "%.4f", (b > 0 ? a / b : 0)}')
+}
+
+# geo SPEC INVERT WORKLOADS...: geometric mean over the workloads of SPEC, "A/B"
+# (time of A / time of B) or "A/B/C/D" ((A/B) / (C/D)), inverted (a speed) when
+# INVERT=1. Sets G_CPU, G_WALL, G_N (workloads measured) and G_DETAIL.
+geo() {
+  local spec=$1 inv=$2 wl c w sc=0 sw=0; shift 2
+  local -a k
+  IFS=/ read -r -a k <<<"$spec"
+  G_N=0 G_DETAIL="" G_CPU="" G_WALL=""
+  for wl in "$@"; do
+    wl_ratio "$wl" "${k[0]}" "${k[1]}"
+    c=$RC w=$RW
+    if [ -z "$WHY" ] && [ ${#k[@]} = 4 ]; then
+      wl_ratio "$wl" "${k[2]}" "${k[3]}"
+      [ -n "$WHY" ] || { c=$(awk -v x="$c" -v y="$RC" 'BEGIN {printf "%.4f", (y > 0 ? x / y : 0)}')
+                         w=$(awk -v x="$w" -v y="$RW" 'BEGIN {printf "%.4f", (y > 0 ? x / y : 0)}'); }
+    fi
+    if [ -n "$WHY" ] || ! awk -v c="$c" -v w="$w" 'BEGIN {exit !(c > 0 && w > 0)}'; then
+      G_DETAIL+="${G_DETAIL:+; }$wl: not measured (${WHY:-zero time})"
+      continue
+    fi
+    if [ "$inv" = 1 ]; then
+      c=$(awk -v x="$c" 'BEGIN {printf "%.4f", 1 / x}'); w=$(awk -v x="$w" 'BEGIN {printf "%.4f", 1 / x}')
+    fi
+    sc=$(awk -v s="$sc" -v x="$c" 'BEGIN {print s + log(x)}')
+    sw=$(awk -v s="$sw" -v x="$w" 'BEGIN {print s + log(x)}')
+    G_N=$((G_N + 1))
+    G_DETAIL+="${G_DETAIL:+; }$wl $(printf '%.2f / %.2f' "$c" "$w")"
+  done
+  if [ "$G_N" -gt 0 ]; then
+    G_CPU=$(awk -v s="$sc" -v n="$G_N" 'BEGIN {printf "%.2f", exp(s / n)}')
+    G_WALL=$(awk -v s="$sw" -v n="$G_N" 'BEGIN {printf "%.2f", exp(s / n)}')
+  fi
+}
+
+# goal_row NAME OP TARGET SPEC INVERT WORKLOADS...: one line of the table, judged
+# on CPU time; OP "" means no target (the figure is reported). BESIDE (optional
+# variable) goes into the last column.
+goal_row() {
+  local name=$1 op=$2 target=$3 spec=$4 inv=$5 verdict; shift 5
+  geo "$spec" "$inv" "$@"
+  local tgt="${op:+$op }${target:-–}"
+  if [ "$G_N" = 0 ]; then
+    echo "| $name | $tgt | – | – | not measured | $G_DETAIL | ${BESIDE:-} |"
+    return 0
+  fi
+  if [ -z "$op" ]; then verdict="reported (no target)"
+  elif awk -v v="$G_CPU" -v t="$target" -v op="$op" 'BEGIN {exit !(op == "<=" ? v <= t : v >= t)}'; then verdict="**met**"
   else verdict="not met"; fi
-  [ "$n" -lt "$#" ] && verdict+=" (on $n of $# workloads)"
-  echo "| $name | $op $target | ${mw}× | ${mc}× | $verdict | $detail |"
+  [ "$G_N" -ge "$#" ] || verdict+=" (on $G_N of $# workloads)"
+  echo "| $name | $tgt | ${G_CPU}× | ${G_WALL}× | $verdict | $G_DETAIL | ${BESIDE:-} |"
+}
+
+# "LABEL cpu× / wall×" of SPEC over WORKLOADS, for the BESIDE column
+beside() { # LABEL SPEC WORKLOADS...
+  local label=$1 spec=$2; shift 2
+  geo "$spec" 0 "$@"
+  if [ "$G_N" = 0 ]; then echo "$label: not measured"; else echo "$label ${G_CPU}× / ${G_WALL}×"; fi
 }
 
 goals_table() {
+  local emu=(lua sqlite bzip2) b
   echo
   echo "### Goals"
   echo
-  echo "Geometric mean over the workloads that ran (lua, sqlite, bzip2; start-up: hello), wall-clock;"
-  echo "the CPU column is the same ratio in CPU seconds."
+  echo "Geometric mean over the workloads named by each goal, CPU time first (the judged figure),"
+  echo "wall-clock second; per workload \"cpu / wall\". Speeds are inverse time ratios."
   echo
-  echo "| goal | target | measured (wall) | (cpu) | verdict | per workload (wall) |"
-  echo "|---|---|--:|--:|---|---|"
-  goal_row "kitcc -O2 time / clang-16 -O2" "<=" 1.10 0 kitcc clang lua sqlite bzip2
-  goal_row "kitcc ASan time / clang-16 ASan" "<=" 1.15 0 kitcc-asan clang-asan lua sqlite bzip2
-  goal_row "kit-emu speed / qemu-riscv64 (static)" ">=" 1.0 1 emu-s qemu-s lua sqlite bzip2
-  goal_row "kit-emu speed / qemu-riscv64 (dynamic)" ">=" 1.0 1 emu-d qemu-d lua sqlite bzip2
-  goal_row "moonshot: kit-emu speed / qemu (static)" ">=" 2.0 1 emu-s qemu-s lua sqlite bzip2
-  goal_row "kit-emu ASan time / kit-emu (static)" "<=" 2.5 0 emu-asan emu-s lua sqlite bzip2
-  goal_row "static hello start-up, kit-emu / qemu" "<=" 3.0 0 emu-s qemu-s hello
+  echo "| goal | target | measured (cpu) | (wall) | verdict | per workload (cpu / wall) | beside (cpu / wall) |"
+  echo "|---|---|--:|--:|---|---|---|"
+  goal_row "kitcc -O2 time / clang-16 -O2" "<=" 1.10 kitcc/clang 0 lua sqlite
+  goal_row "kitcc ASan time / clang-16 ASan" "<=" 1.15 kitcc-asan/clang-asan 0 lua sqlite
+  goal_row "kit-emu speed / qemu-riscv64 (static)" ">=" 1.0 emu-s/qemu-s 1 "${emu[@]}"
+  goal_row "kit-emu speed / qemu-riscv64 (dynamic)" ">=" 1.0 emu-d/qemu-d 1 "${emu[@]}"
+  goal_row "moonshot: kit-emu speed / qemu (static)" ">=" 2.0 emu-s/qemu-s 1 "${emu[@]}"
+  b="$(beside "valgrind memcheck / gcc -O2" memcheck/gcc-tool "${emu[@]}"); $(beside "clang-16 ASan / clang-16 -O2" clang-asan/clang "${emu[@]}")"
+  BESIDE=$b goal_row "kit-emu ASan time / kit-emu (static)" "<=" 2.5 emu-asan/emu-s 0 "${emu[@]}"
+  goal_row "static hello start-up, kit-emu / qemu" "<=" 3.0 emu-s/qemu-s 0 hello
+  b="$(beside "at -O0" kitcc-O0/clang-16-O0 compile)"
+  BESIDE=$b goal_row "compile time, kitcc -O2 / clang-16 -O2 ($([ "$QUICK" = 1 ] && echo "Lua files, --quick" || echo sqlite3.c))" "<=" 1.5 kitcc-O2/clang-16-O2 0 compile
+  b="$(beside "kitcc UBSan / kitcc -O2" kitcc-ubsan/kitcc lua); $(beside "clang-16 UBSan / clang-16 -O2" clang-ubsan/clang lua)"
+  BESIDE=$b goal_row "kitcc UBSan overhead / clang-16's (Lua)" "" "" kitcc-ubsan/kitcc/clang-ubsan/clang 0 lua
+  tier_split
+}
+
+# the kit-emu tier split: one more, untimed run of the static kit-emu row of each
+# emulated workload (--quick: Lua only) with -d stats, when kit-emu has it; its
+# lines as printed, beside the row's CPU time
+tier_split() {
+  grep -q -- '-d LIST.*stats' <<<"$EMU_HELP" || return 0
+  local wl id wrap="$RUN_TMP/kit-emu-stats" cmd title="### kit-emu tiers (\`-d stats\`, static build, tool-size input, one untimed run)"
+  printf '#!/bin/sh\nexec %q -d stats "$@"\n' "$KITEMU" >"$wrap"; chmod +x "$wrap"
+  for wl in lua sqlite bzip2; do
+    [ "$QUICK" = 0 ] || [ "$wl" = lua ] || continue
+    id=${GR[$wl.emu-s]:-}
+    [ -n "$id" ] && [ -n "$(row_value "$id" cpu)" ] || continue
+    [ -z "$title" ] || { printf '\n%s\n' "$title"; title=""; }
+    if [ $((SECONDS - BENCH_START)) -gt "$HARD_BUDGET" ]; then echo; echo "$wl: skipped (time budget)"; continue; fi
+    local dir; dir=$(row_dir "$id")
+    eval "cmd=(${R_CMD[$id]//"$(printf '%q' "$KITEMU")"/$wrap})"
+    ( cd "$dir/work" && "$MEASURE" -t "$TMAX" -r 1 -o /dev/null -e "$dir/stats" -- "${cmd[@]}" >/dev/null ) || true
+    echo
+    echo "$wl (${R_INPUT[$id]}; the timed row: $(fmt_s "$(row_value "$id" cpu)") s CPU per run):"
+    echo
+    echo '```'
+    grep -i 'stats' "$dir/stats" 2>/dev/null || echo "(no stats printed)"
+    echo '```'
+  done
+  return 0
 }

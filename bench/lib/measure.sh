@@ -6,19 +6,20 @@
 # output differs from its reference is marked WRONG and not timed.
 
 declare -ga ROWS=()             # row ids in table order, "WORKLOAD.N"
-declare -gA R_LABEL R_INPUT R_REF R_OREF R_STATUS R_CMD R_REPEAT R_ERR R_WALLS R_CPUS R_NOTE R_ONCE R_PER
+declare -gA R_LABEL R_INPUT R_REF R_OREF R_STATUS R_CMD R_REPEAT R_ERR R_WALLS R_CPUS R_NOTE R_ONCE R_ALL R_PER
 
 # row_add WORKLOAD LABEL INPUT REF OREF STATUS [CMD...]
 #   REF/OREF: row ids ("" = this row is the reference); STATUS "ok" or why not run.
 #   Optional variables: ROW_REPEAT (runs per measurement; times are per run),
-#   ROW_ERR (stderr sink, default a file), ROW_PER (unit label of repeated rows).
+#   ROW_ERR (stderr sink, default a file), ROW_PER (unit label of repeated rows),
+#   ROW_ONCE=1 (timed in the first round only), ROW_ALL=1 (every round, however slow).
 row_add() {
   local wl=$1 label=$2 input=$3 ref=$4 oref=$5 status=$6; shift 6
   local id="$wl.${#ROWS[@]}"
   ROWS+=("$id")
   R_LABEL[$id]=$label R_INPUT[$id]=$input R_REF[$id]=$ref R_OREF[$id]=$oref
   R_STATUS[$id]=$status R_REPEAT[$id]=${ROW_REPEAT:-1} R_ERR[$id]=${ROW_ERR:-}
-  R_WALLS[$id]="" R_CPUS[$id]="" R_NOTE[$id]="" R_ONCE[$id]="" R_PER[$id]=${ROW_PER:-}
+  R_WALLS[$id]="" R_CPUS[$id]="" R_NOTE[$id]="" R_ONCE[$id]=${ROW_ONCE:-} R_ALL[$id]=${ROW_ALL:-} R_PER[$id]=${ROW_PER:-}
   local q="" a
   for a in "$@"; do q+="$(printf '%q' "$a") "; done
   R_CMD[$id]=$q
@@ -61,7 +62,7 @@ run_row() {
     esac
     local msg=""
     [ -f "$err" ] && msg=$(grep -v '^\s*$' "$err" | grep -m1 -iE 'error|unsupported|unknown|not |fail|abort|illegal|fault' || true)
-    [ -z "$msg" ] && [ -f "$err" ] && msg=$(grep -v '^\s*$' "$err" | head -n1)
+    [ -n "$msg" ] || [ ! -f "$err" ] || msg=$(grep -v '^\s*$' "$err" | head -n1 || true)
     R_STATUS[$id]="failed: $why${msg:+: $(echo "$msg" | cut -c1-120)}"
     progress "$id" "${R_STATUS[$id]}"
     return
@@ -74,7 +75,7 @@ run_row() {
       if [ "${R_STATUS[$oref]}" != ok ] || [ ! -s "$odir/digest" ]; then
         R_NOTE[$id]="output unverified (reference row did not run)"
       elif ! cmp -s "$dir/digest" "$odir/digest"; then
-        local d; d=$(diff "$odir/digest" "$dir/digest" | grep -m1 '^>' | cut -c3-80)
+        local d; d=$(diff "$odir/digest" "$dir/digest" | grep -m1 "^>" | cut -c3-80 || true)   # diff exits 1: pipefail
         R_STATUS[$id]="WRONG OUTPUT (differs from ${R_LABEL[$oref]}${d:+: got \"$d\"})"
         progress "$id" "${R_STATUS[$id]}"
         return
@@ -85,7 +86,7 @@ run_row() {
     local lines
     [ -f "$err" ] && lines=$(grep -c 'runtime error\|ERROR: AddressSanitizer' "$err" || true)
     [ "${lines:-0}" -gt 0 ] && R_NOTE[$id]+="${R_NOTE[$id]:+; }$lines sanitizer report line(s) on stderr"
-    awk -v w="$wall" -v s="$SLOW" 'BEGIN {exit !(w > s)}' && R_ONCE[$id]=1
+    [ -n "${R_ALL[$id]}" ] || ! awk -v w="$wall" -v s="$SLOW" 'BEGIN {exit !(w > s)}' || R_ONCE[$id]=1
   fi
   R_WALLS[$id]+="$wall " R_CPUS[$id]+="$cpu "
   progress "$id" "$(printf '%.2f s wall, %.2f s cpu' "$wall" "$cpu")"
@@ -93,12 +94,15 @@ run_row() {
 
 progress() { log "$(printf '%-8s r%s %-44s %s' "${1%%.*}" "$ROUND" "${R_LABEL[$1]} (${R_INPUT[$1]})" "$2")"; }
 
-# run_rounds WORKLOAD: interleaved rounds over the workload's rows, within the time budget
+# run_rounds WORKLOAD: interleaved rounds over the workload's rows, within the time
+# budget: a round starts only if, taking as long as the last, it ends within the
+# run's budget and the workload's share (WL_BUDGET)
 run_rounds() {
-  local wl=$1 id round_start spent=0
+  local wl=$1 id round_start spent=0 wl_start=$SECONDS
   for ((ROUND = 1; ROUND <= RUNS; ROUND++)); do
     round_start=$SECONDS
-    if [ "$ROUND" -gt 1 ] && [ $((SECONDS - BENCH_START + spent)) -gt "$BUDGET" ]; then
+    if [ "$ROUND" -gt 1 ] && { [ $((SECONDS - BENCH_START + spent)) -gt "$BUDGET" ] ||
+                               [ $((SECONDS - wl_start + spent)) -gt "${WL_BUDGET[$wl]:-$BUDGET}" ]; }; then
       log "$wl: time budget reached, stopping after $((ROUND - 1)) round(s)"
       BUDGET_CUT+=" $wl"
       break
@@ -120,18 +124,18 @@ run_rounds() {
 row_value() { # ID wall|cpu
   local v
   if [ "$2" = wall ]; then v=$(median <<<"${R_WALLS[$1]}"); else v=$(median <<<"${R_CPUS[$1]}"); fi
-  [ -n "$v" ] && awk -v v="$v" -v r="${R_REPEAT[$1]}" 'BEGIN {printf "%.6f", v / r}'
+  [ -z "$v" ] || awk -v v="$v" -v r="${R_REPEAT[$1]}" 'BEGIN {printf "%.6f", v / r}'
 }
 
 # ratio ID wall|cpu: time / reference's time, "" when either is missing
 row_ratio() {
   local ref=${R_REF[$1]:-$1} a b
   a=$(row_value "$1" "$2"); b=$(row_value "$ref" "$2")
-  [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN {if (b > 0) printf "%.2f", a / b}'
+  [ -z "$a" ] || [ -z "$b" ] || awk -v a="$a" -v b="$b" 'BEGIN {if (b > 0) printf "%.2f", a / b}'
 }
 
 fmt_s() { # seconds with sensible precision
-  [ -z "$1" ] && return
+  [ -n "$1" ] || return 0
   awk -v v="$1" 'BEGIN {if (v < 0.01) printf "%.2f ms", v * 1000; else if (v < 10) printf "%.3f", v; else printf "%.1f", v}'
 }
 

@@ -38,6 +38,8 @@ both() { [ "$1" = ok ] && echo "$2" || echo "$1"; }
 full_only() { # WORKLOAD STATUS
   if [ "$QUICK" = 1 ] && [ "$1" != hello ] && [ "$2" = ok ]; then echo "skipped (--quick)"; else echo "$2"; fi
 }
+# rows no goal reads (callgrind, insncount, strace) are timed in the first round only
+ONCE=$([ "$QUICK" = 1 ] || echo 1)
 
 # the command of WORKLOAD at SIZE, run by RUNNER... on BIN: sets CMD
 set_cmd() { # WORKLOAD SIZE BIN RUNNER...
@@ -75,19 +77,19 @@ digest_compile() { find "$1/work" -name '*.o' -size +0 | wc -l | sed 's/$/ objec
 rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
   local wl=$1 sn=$2 st=$3 cfg ref="" tref qref st_rv
   local -a cfgs=(gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan)
-  [ "$wl" = hello ] && cfgs=(gcc clang kitcc)
+  [ "$wl" != hello ] || cfgs=(gcc clang kitcc)
   local extra=""
   for cfg in "${cfgs[@]}"; do
     set_cmd "$wl" "$sn" "$BENCH_BUILD/$cfg/$wl/bin"
-    [ "$wl" = hello ] && extra=" -static"
+    [ "$wl" != hello ] || extra=" -static"
     ROW_REPEAT=$([ "$wl" = hello ] && echo "$sn" || echo 1) \
-      row_add "$wl" "${CFG_LABEL[$cfg]}$extra" "$(size_label "$wl" "$sn")" "$ref" "$ref" "$(build_status "$cfg" "$wl")" "${CMD[@]}"
+      row_add "$wl" "${CFG_LABEL[$cfg]}$extra" "$(size_label "$wl" "$sn")" "$ref" "$ref" "$(cfg_status "$cfg" "$wl")" "${CMD[@]}"
     [ -n "$ref" ] || ref=$LAST_ROW
     GR[$wl.$cfg]=$LAST_ROW
   done
 
   local rep=1 input gst
-  [ "$wl" = hello ] && rep=$st
+  [ "$wl" != hello ] || rep=$st
   input=$(size_label "$wl" "$st")
   gst=$(build_status gcc "$wl")
   set_cmd "$wl" "$st" "$BENCH_BUILD/gcc/$wl/bin"
@@ -96,11 +98,12 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
   if [ "$wl" != hello ]; then
     set_cmd "$wl" "$st" "$BENCH_BUILD/gcc/$wl/bin" valgrind --tool=memcheck -q
     row_add "$wl" "valgrind memcheck (gcc -O2 build)" "$input" "$tref" "$tref" "$(both "$(need valgrind)" "$gst")" "${CMD[@]}"
+    GR[$wl.memcheck]=$LAST_ROW GR[$wl.gcc-tool]=$tref
     set_cmd "$wl" "$st" "$BENCH_BUILD/gcc/$wl/bin" valgrind --tool=callgrind -q --callgrind-out-file=/dev/null
-    row_add "$wl" "valgrind callgrind (gcc -O2 build)" "$input" "$tref" "$tref" "$(full_only "$wl" "$(both "$(need valgrind)" "$gst")")" "${CMD[@]}"
+    ROW_ONCE=$ONCE row_add "$wl" "valgrind callgrind (gcc -O2 build)" "$input" "$tref" "$tref" "$(full_only "$wl" "$(both "$(need valgrind)" "$gst")")" "${CMD[@]}"
   fi
 
-  st_rv=$(build_status rv "$wl")
+  st_rv=$(cfg_status rv "$wl")
   local s=$BENCH_BUILD/rv/$wl/bin-static d=$BENCH_BUILD/rv/$wl/bin-dynamic
   set_cmd "$wl" "$st" "$s" qemu-riscv64
   ROW_REPEAT=$rep row_add "$wl" "qemu-riscv64, static" "$input" "" "$tref" "$(both "$(need qemu)" "$st_rv")" "${CMD[@]}"
@@ -119,9 +122,9 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
   ROW_REPEAT=$rep row_add "$wl" "kit-emu --sanitize=address, static" "$input" "$qref" "$tref" "$(both "$(need emu:--sanitize)" "$st_rv")" "${CMD[@]}"
   GR[$wl.emu-asan]=$LAST_ROW
   set_cmd "$wl" "$st" "$s" "$KITEMU" --tool=insncount
-  ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=insncount, static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:insncount)" "$st_rv")")" "${CMD[@]}"
+  ROW_ONCE=$ONCE ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=insncount, static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:insncount)" "$st_rv")")" "${CMD[@]}"
   set_cmd "$wl" "$st" "$s" "$KITEMU" --strace
-  ROW_ERR=/dev/null ROW_REPEAT=$rep row_add "$wl" "kit-emu --strace (to /dev/null), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:--strace)" "$st_rv")")" "${CMD[@]}"
+  ROW_ONCE=$ONCE ROW_ERR=/dev/null ROW_REPEAT=$rep row_add "$wl" "kit-emu --strace (to /dev/null), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:--strace)" "$st_rv")")" "${CMD[@]}"
 }
 
 rows_hello() { rows_program hello "$HELLO_N" "$HELLO_T"; }
@@ -129,30 +132,36 @@ rows_lua() { rows_program lua "$LUA_N" "$LUA_T"; }
 rows_sqlite() { rows_program sqlite "$SQL_N" "$SQL_T"; }
 rows_bzip2() { rows_program bzip2 "$BZ_N" "$BZ_T"; }
 
-# compile time: the sqlite3 amalgamation (full run) or Lua's sources (--quick)
+# compile time, one compiler process per file in turn (single-threaded), with the
+# flags of the workload's build: the sqlite3 amalgamation, or (--quick) Lua's
+# three largest files. Every round times every row: the goal reads medians.
 rows_compile() {
   local -a srcs flags
   local what
   if [ "$QUICK" = 1 ]; then
-    mapfile -t srcs < <(wl_sources lua); what="Lua's $(echo "${#srcs[@]}") files"
-    flags=(-DLUA_USE_POSIX "-I$BENCH_BUILD/gcc/lua/inc")
+    mapfile -t srcs < <(wl_sources lua | xargs ls -S | head -n3)
+    what="Lua's $(basename -a "${srcs[@]}" | paste -sd, -)"
+    mkdir -p "$RUN_TMP/compile/inc"
+    echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$RUN_TMP/compile/inc/lua5.4-deb-multiarch.h"
+    read -r -a flags <<<"$(wl_flags lua "$RUN_TMP/compile")"
   else
     srcs=("$SQLITE_AMAL/sqlite3.c"); what="sqlite3.c ($(($(wc -l <"$SQLITE_AMAL/sqlite3.c") / 1000))k lines)"
     read -r -a flags <<<"$(wl_flags sqlite)"
   fi
   local kst=ok; [ -x "$KITCC" ] || kst="not built (kitcc)"
-  local ref0="" ref2="" o cc label
+  local o cc name ref st
   for o in 0 2; do
+    ref=""
     for cc in clang-16 "$KITCC"; do
-      label="$([ "$cc" = clang-16 ] && echo clang-16 || echo kitcc) -O$o"
-      local st=ok; [ "$cc" = clang-16 ] || st=$kst
-      local ref; ref=$([ $o = 0 ] && echo "$ref0" || echo "$ref2")
+      name=$([ "$cc" = clang-16 ] && echo clang-16 || echo kitcc)
+      st=ok; [ "$cc" = clang-16 ] || st=$kst
+      [ "$cc" != clang-16 ] || command -v clang-16 >/dev/null || st="n/a (clang-16 not installed)"
       # sh: CC, then the flags as one word (split by sh), then the sources
-      row_add compile "$label" "$what" "$ref" "${ref0:-}" "$st" \
+      ROW_ALL=1 row_add compile "$name -O$o" "$what" "$ref" "$ref" "$st" \
         sh -c 'cc=$1 flags=$2; shift 2; for f; do "$cc" $flags -c "$f" -o "$(basename "${f%.c}").o" || exit; done' \
         _ "$cc" "-O$o ${flags[*]}" "${srcs[@]}"
-      if [ -z "$ref" ]; then [ $o = 0 ] && ref0=$LAST_ROW || ref2=$LAST_ROW; fi
-      GR[compile.$label]=$LAST_ROW
+      [ -n "$ref" ] || ref=$LAST_ROW
+      GR[compile.$name-O$o]=$LAST_ROW
     done
   done
 }
