@@ -83,8 +83,10 @@ struct Lower {
   KitCgVal sret;        /* the sret pointer parameter, or 0 */
   Targets tg;
   LabelBlk *labels;
-  KitCgBlkId *gotos;    /* blocks ending in a computed goto (destinations filled in at the end) */
+  KitCgBlkId *gotos;    /* blocks ending in a computed goto: a br to igoto_blk */
+  KitCgVal *goto_vals;  /* the address each of them jumps to (igoto_blk's phi) */
   uint32_t ngotos, gotos_cap;
+  KitCgBlkId igoto_blk; /* the indirect-goto block (phi + indirectbr), or 0 */
   LabelReloc *label_relocs; /* pending, of functions not lowered yet */
   CStmt *cur_switch;
   Scope *scope;         /* innermost open block */

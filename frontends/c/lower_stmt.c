@@ -70,17 +70,30 @@ void lower_label_reloc(Lower *L, KitCgGlobal *g, uint64_t offset, unsigned size,
   L->label_relocs = p;
 }
 
-/* `goto *p`: an indirectbr whose destinations, every label whose address the
- * function takes, are known at the end of the function */
+/* `goto *p`: a branch to the function's one indirect-goto block, whose phi
+ * takes p and whose indirectbr goes to every label the function takes the
+ * address of (known at the end of the function). One indirectbr, as clang
+ * emits: LLVM's codegen tail-duplicates it into each predecessor, while an
+ * indirectbr per site (each with every label as successor) leaves the
+ * optimizer a CFG with sites x labels edges and worse code (Lua's lvm.c). */
 static void lower_goto_ptr(Lower *L, CStmt *s) {
   KitCgVal a = lower_expr(L, s->expr); /* a pointer: the parser checked */
   if (L->ngotos == L->gotos_cap) {
-    KitCgBlkId *n = c_alloc((L->gotos_cap = L->gotos_cap ? 2 * L->gotos_cap : 8) * sizeof *n);
-    if (L->ngotos) memcpy(n, L->gotos, L->ngotos * sizeof *n);
+    uint32_t cap = L->gotos_cap ? 2 * L->gotos_cap : 8;
+    KitCgBlkId *n = c_alloc(cap * sizeof *n);
+    KitCgVal *v = c_alloc(cap * sizeof *v);
+    if (L->ngotos) {
+      memcpy(n, L->gotos, L->ngotos * sizeof *n);
+      memcpy(v, L->goto_vals, L->ngotos * sizeof *v);
+    }
     L->gotos = n;
+    L->goto_vals = v;
+    L->gotos_cap = cap;
   }
-  L->gotos[L->ngotos++] = L->b.blk;
-  kit_cg_indirectbr(&L->b, a, NULL, 0);
+  if (!L->igoto_blk) L->igoto_blk = lower_new_block(L);
+  L->gotos[L->ngotos] = L->b.blk;
+  L->goto_vals[L->ngotos++] = a;
+  kit_cg_br(&L->b, L->igoto_blk);
   dead_block(L);
 }
 
@@ -98,16 +111,18 @@ void lower_labels_finish(Lower *L) {
     if (!lb->defined) c_error(L->diag, lb->pos, "label '%s' used but not defined", lb->name);
     n += lb->addressed;
   }
-  KitCgBlkId *dests = c_alloc((n ? n : 1) * sizeof *dests);
-  n = 0;
-  for (LabelBlk *lb = L->labels; lb; lb = lb->next)
-    if (lb->addressed) dests[n++] = lb->blk;
-  for (uint32_t i = 0; i < L->ngotos; i++) {
-    KitCgBlock *bb = &L->f->blocks[L->gotos[i]];
-    KitCgInst *t = &bb->insts[bb->ninsts - 1];
-    if (t->op == KIT_CG_OP_INDIRECTBR) kit_cg_inst_set_blks(L->m, t, dests, n);
+  if (L->igoto_blk) {
+    KitCgBlkId *dests = c_alloc((n ? n : 1) * sizeof *dests);
+    n = 0;
+    for (LabelBlk *lb = L->labels; lb; lb = lb->next)
+      if (lb->addressed) dests[n++] = lb->blk;
+    lower_start_block(L, L->igoto_blk);
+    KitCgInst *phi = kit_cg_phi(&L->b, KIT_CG_PTR);
+    for (uint32_t i = 0; i < L->ngotos; i++) kit_cg_phi_add(L->m, phi, L->goto_vals[i], L->gotos[i]);
+    kit_cg_indirectbr(&L->b, phi->id, dests, n);
   }
   L->ngotos = 0;
+  L->igoto_blk = 0;
 }
 
 static void lifetime(Lower *L, CObj *o, KitCgOp op) {

@@ -10,7 +10,8 @@
 #     an indirectbr successor);
 #  4. -DBUG_ASAN (a store past a stack array in a handler) must be reported as
 #     a stack-buffer-overflow in run(), and -DBUG_UBSAN (a signed overflow in a
-#     handler) as a signed integer overflow at its line.
+#     handler) as a signed integer overflow at its line;
+#  5. one indirectbr per function in the LLVM IR (clang's indirect-goto block).
 #   run.sh KITCC
 set -u
 KITCC=$1
@@ -61,6 +62,19 @@ for o in -O0 -O2; do
     bad "$name: $(cat "$WORK/$name.err") (dispatches: $steps)"
   fi
 done
+
+# 5. clang's shape: every `goto *` of a function branches to one indirect-goto
+#    block (a phi of the addresses and the only indirectbr), which LLVM's
+#    codegen duplicates into the sites where that pays
+if "$KITCC" -O0 -S -emit-llvm -o "$WORK/vm.ll" "$HERE/vm.c"; then
+  shape=$(awk '/^define/ { match($0, /@[^(]*/); f = substr($0, RSTART, RLENGTH) } /indirectbr/ { n[f]++ } END { for (k in n) printf "%s%s", (n[k] == 1 ? "" : k " has " n[k] " "), "" }' "$WORK/vm.ll")
+  sites=$(grep -c 'indirectbr' "$WORK/vm.ll")
+  if [ -z "$shape" ] && [ "$sites" -ge 2 ]; then ok "one indirectbr per function ($sites functions)"; else
+    bad "indirect-goto shape: ${shape:-only $sites indirectbr}"
+  fi
+else
+  bad "kitcc -S -emit-llvm failed"
+fi
 
 build_run bug_asan -O1 -fsanitize=address -DBUG_ASAN
 if grep -q "ERROR: AddressSanitizer: stack-buffer-overflow" "$WORK/bug_asan.err" && grep -q " in run " "$WORK/bug_asan.err"; then
