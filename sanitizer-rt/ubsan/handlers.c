@@ -44,13 +44,20 @@ static double as_double(uint64_t bits) {
   void __kit_ubsan_##name##_abort(KitUbsanData *d, uint64_t a, uint64_t b) { name##_impl(d, a, b, true); } \
   static void name##_impl(KitUbsanData *d, uint64_t a, uint64_t b, bool fatal)
 
+/* start the report of CHECK, or leave the handler when it is suppressed or
+ * already reported at this location (a fatal check still ends the process) */
+#define BEGIN_OR_RETURN(check)          \
+  do {                                  \
+    if (!kit_ubsan_begin(d, check)) {   \
+      if (fatal) kit_ubsan_end(d, true); \
+      return;                           \
+    }                                   \
+  } while (0)
+
 /* extra: '+', '-', '*', or 'n' for negation (0 - b); the type says signed or unsigned */
 HANDLER(overflow) {
   bool sgn = kit_ubsan_signed(d->tinfo);
-  if (!kit_ubsan_begin(d, sgn ? "signed-integer-overflow" : "unsigned-integer-overflow")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN(sgn ? "signed-integer-overflow" : "unsigned-integer-overflow");
   char x[32], y[32];
   fmt_int(x, sizeof x, d->tinfo, a);
   fmt_int(y, sizeof y, d->tinfo, b);
@@ -69,10 +76,7 @@ HANDLER(overflow) {
 HANDLER(shift) {
   unsigned bits = kit_ubsan_bits(d->tinfo);
   bool exp_bad = (bits < 64 ? (b & (((uint64_t)1 << bits) - 1)) : b) >= bits;
-  if (!kit_ubsan_begin(d, exp_bad ? "shift-exponent" : "shift-base")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN(exp_bad ? "shift-exponent" : "shift-base");
   char x[32], y[32];
   fmt_int(x, sizeof x, d->tinfo, a);
   fmt_int(y, sizeof y, d->tinfo, b);
@@ -91,10 +95,7 @@ HANDLER(shift) {
 HANDLER(divrem) {
   unsigned bits = kit_ubsan_bits(d->tinfo);
   bool zero = (bits < 64 ? (b & (((uint64_t)1 << bits) - 1)) : b) == 0;
-  if (!kit_ubsan_begin(d, zero ? "integer-divide-by-zero" : "signed-integer-overflow")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN(zero ? "integer-divide-by-zero" : "signed-integer-overflow");
   char x[32];
   fmt_int(x, sizeof x, d->tinfo, a);
   if (zero)
@@ -107,10 +108,7 @@ HANDLER(divrem) {
 /* a = index; type = the array type */
 HANDLER(out_of_bounds) {
   (void)b;
-  if (!kit_ubsan_begin(d, "array-bounds")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("array-bounds");
   kit_ubsan_error(d, "index %" PRId64 " out of bounds for type %s", (int64_t)a, quoted(d->type));
   kit_ubsan_end(d, fatal);
 }
@@ -122,10 +120,7 @@ HANDLER(type_mismatch) {
   static const char *const kinds[] = {"load of", "store to", "member access within"};
   const char *kind = kinds[d->extra < 3 ? d->extra : 0];
   bool misaligned = d->extra2 > 1 && (a & (d->extra2 - 1));
-  if (!kit_ubsan_begin(d, !a ? "null" : misaligned ? "alignment" : "object-size")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN(!a ? "null" : misaligned ? "alignment" : "object-size");
   if (!a) {
     kit_ubsan_error(d, "%s null pointer of type %s", kind, quoted(d->type));
   } else if (!misaligned) {
@@ -143,10 +138,7 @@ HANDLER(type_mismatch) {
 /* a = the loaded value of a _Bool */
 HANDLER(load_invalid_value) {
   (void)b;
-  if (!kit_ubsan_begin(d, "bool")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("bool");
   kit_ubsan_error(d, "load of value %" PRIu64 ", which is not a valid value for type %s", a, quoted(d->type));
   kit_ubsan_end(d, fatal);
 }
@@ -163,10 +155,7 @@ HANDLER(unreachable) {
 /* a = the value as the bits of a double; type = the integer type */
 HANDLER(float_cast_overflow) {
   (void)b;
-  if (!kit_ubsan_begin(d, "float-cast-overflow")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("float-cast-overflow");
   kit_ubsan_error(d, "%Lg is outside the range of representable values of type %s", (long double)as_double(a),
                   quoted(d->type));
   kit_ubsan_end(d, fatal);
@@ -176,10 +165,7 @@ HANDLER(float_cast_overflow) {
 HANDLER(invalid_builtin) {
   (void)a;
   (void)b;
-  if (!kit_ubsan_begin(d, "builtin")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("builtin");
   kit_ubsan_error(d, "passing zero to %s(), which is not a valid argument", d->extra ? "clz" : "ctz");
   kit_ubsan_end(d, fatal);
 }
@@ -188,20 +174,14 @@ HANDLER(invalid_builtin) {
 HANDLER(float_divide_by_zero) {
   (void)a;
   (void)b;
-  if (!kit_ubsan_begin(d, "float-divide-by-zero")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("float-divide-by-zero");
   kit_ubsan_error(d, "division by zero");
   kit_ubsan_end(d, fatal);
 }
 
 /* a = base address, b = the result of the arithmetic */
 HANDLER(pointer_overflow) {
-  if (!kit_ubsan_begin(d, "pointer-overflow")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("pointer-overflow");
   if (!a)
     kit_ubsan_error(d, "applying non-zero offset %" PRIu64 " to null pointer", b);
   else if (!b)
@@ -214,10 +194,7 @@ HANDLER(pointer_overflow) {
 /* a = the bound, in the type of the record */
 HANDLER(vla_bound_not_positive) {
   (void)b;
-  if (!kit_ubsan_begin(d, "vla-bound")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("vla-bound");
   char x[32];
   fmt_int(x, sizeof x, d->tinfo, a);
   kit_ubsan_error(d, "variable length array bound evaluates to non-positive value %s", x);
@@ -228,10 +205,7 @@ HANDLER(vla_bound_not_positive) {
 HANDLER(nonnull_arg) {
   (void)a;
   (void)b;
-  if (!kit_ubsan_begin(d, "nonnull-attribute")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("nonnull-attribute");
   kit_ubsan_error(d, "null pointer passed as argument %u, which is declared to never be null", d->extra);
   kit_ubsan_printf("%s: note: nonnull attribute specified here\n", d->type);
   kit_ubsan_end(d, fatal);
@@ -241,10 +215,7 @@ HANDLER(nonnull_arg) {
 HANDLER(nonnull_return) {
   (void)a;
   (void)b;
-  if (!kit_ubsan_begin(d, "returns-nonnull-attribute")) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN("returns-nonnull-attribute");
   kit_ubsan_error(d, "null pointer returned from function declared to never return null");
   kit_ubsan_printf("%s: note: returns_nonnull attribute specified here\n", d->type);
   kit_ubsan_end(d, fatal);
@@ -255,10 +226,7 @@ HANDLER(nonnull_return) {
 HANDLER(implicit_conversion) {
   static const char *const checks[] = {"implicit-unsigned-integer-truncation", "implicit-signed-integer-truncation",
                                        "implicit-integer-sign-change"};
-  if (!kit_ubsan_begin(d, checks[d->extra < 3 ? d->extra : 2])) {
-    if (fatal) kit_ubsan_end(d, true);
-    return;
-  }
+  BEGIN_OR_RETURN(checks[d->extra < 3 ? d->extra : 2]);
   char x[32], y[32], from[300];
   fmt_int(x, sizeof x, d->tinfo, a);
   fmt_int(y, sizeof y, d->t2info, b);
