@@ -15,6 +15,24 @@ static int64_t sx(uint64_t v, KitCgType t) {
 
 /* ---- integers ------------------------------------------------------------------ */
 
+/* an integer comparison from the three facts every predicate derives from;
+ * -1 for a predicate that is not one (both widths use it) */
+static int icmp(unsigned pred, bool eq, bool slt, bool ult) {
+  switch ((KitCgPred)pred) {
+  case KIT_CG_EQ: return eq;
+  case KIT_CG_NE: return !eq;
+  case KIT_CG_SLT: return slt;
+  case KIT_CG_SLE: return slt || eq;
+  case KIT_CG_SGT: return !slt && !eq;
+  case KIT_CG_SGE: return !slt;
+  case KIT_CG_ULT: return ult;
+  case KIT_CG_ULE: return ult || eq;
+  case KIT_CG_UGT: return !ult && !eq;
+  case KIT_CG_UGE: return !ult;
+  default: return -1;
+  }
+}
+
 static const char *int128_op(const KitCgInst *in, Slot *S) {
   unsigned __int128 a = S[in->args[0]].q, b = in->nargs > 1 ? S[in->args[1]].q : 0, r = 0;
   __int128 sa = (__int128)a, sb = (__int128)b;
@@ -66,21 +84,9 @@ static const char *int128_op(const KitCgInst *in, Slot *S) {
     r = (unsigned)(__builtin_popcountll((uint64_t)a) + __builtin_popcountll((uint64_t)(a >> 64)));
     break;
   case KIT_CG_OP_ICMP: {
-    bool c = false;
-    switch ((KitCgPred)in->pred) {
-    case KIT_CG_EQ: c = a == b; break;
-    case KIT_CG_NE: c = a != b; break;
-    case KIT_CG_SLT: c = sa < sb; break;
-    case KIT_CG_SLE: c = sa <= sb; break;
-    case KIT_CG_SGT: c = sa > sb; break;
-    case KIT_CG_SGE: c = sa >= sb; break;
-    case KIT_CG_ULT: c = a < b; break;
-    case KIT_CG_ULE: c = a <= b; break;
-    case KIT_CG_UGT: c = a > b; break;
-    case KIT_CG_UGE: c = a >= b; break;
-    default: return "bad icmp predicate";
-    }
-    d->q = c;
+    int c = icmp(in->pred, a == b, sa < sb, a < b);
+    if (c < 0) return "bad icmp predicate";
+    d->q = (unsigned)c;
     return NULL;
   }
   default: return "unsupported i128 operation";
@@ -128,21 +134,9 @@ static const char *int_op(const KitCgInst *in, Slot *S, KitCgType t) {
   case KIT_CG_OP_LSHR: r = a >> (b & (w - 1)); break;
   case KIT_CG_OP_ASHR: r = (uint64_t)(sa >> (b & (w - 1))); break;
   case KIT_CG_OP_ICMP: {
-    bool c;
-    switch ((KitCgPred)in->pred) {
-    case KIT_CG_EQ: c = a == b; break;
-    case KIT_CG_NE: c = a != b; break;
-    case KIT_CG_SLT: c = sa < sb; break;
-    case KIT_CG_SLE: c = sa <= sb; break;
-    case KIT_CG_SGT: c = sa > sb; break;
-    case KIT_CG_SGE: c = sa >= sb; break;
-    case KIT_CG_ULT: c = a < b; break;
-    case KIT_CG_ULE: c = a <= b; break;
-    case KIT_CG_UGT: c = a > b; break;
-    case KIT_CG_UGE: c = a >= b; break;
-    default: return "bad icmp predicate";
-    }
-    d->i = c;
+    int c = icmp(in->pred, a == b, sa < sb, a < b);
+    if (c < 0) return "bad icmp predicate";
+    d->i = (uint64_t)c;
     return NULL;
   }
   default: return "unsupported integer operation";
