@@ -182,6 +182,38 @@ void kit_san_print_summary(const char *kind, uintptr_t pc) {
   kit_san_printf("SUMMARY: AddressSanitizer: %s %s\n", kind, loc);
 }
 
+/* The deadly-signal report after its DEADLYSIGNAL line and report_begin,
+ * shared by both modes: the ERROR line (a high address is left out, as
+ * AddressSanitizer does for non-canonical ones), for a SEGV (access 0 read,
+ * 1 write; -1 for other signals) the access kind and the hint, the stack, the
+ * thread and SUMMARY; ends the report as fatal. */
+void kit_san_report_deadly(const char *kind, uintptr_t pc, uintptr_t bp, uintptr_t sp, uintptr_t addr, bool high,
+                           int access) {
+  int pid = kit_san_pid();
+  if (high)
+    kit_san_printf("==%d==ERROR: AddressSanitizer: %s on unknown address (pc 0x%012lx bp 0x%012lx sp 0x%012lx "
+                   "T%d)\n", pid, kind, (unsigned long)pc, (unsigned long)bp, (unsigned long)sp, kit_san_tid());
+  else
+    kit_san_printf("==%d==ERROR: AddressSanitizer: %s on unknown address 0x%012lx (pc 0x%012lx bp 0x%012lx sp "
+                   "0x%012lx T%d)\n", pid, kind, (unsigned long)addr, (unsigned long)pc, (unsigned long)bp,
+                   (unsigned long)sp, kit_san_tid());
+  if (access >= 0) {
+    kit_san_printf("==%d==The signal is caused by a %s memory access.\n", pid, access ? "WRITE" : "READ");
+    if (high)
+      kit_san_printf("==%d==Hint: this fault was caused by a dereference of a high value address (see register "
+                     "values below).  Disassemble the provided pc to learn which register was used.\n", pid);
+    else if (addr < 4096)
+      kit_san_printf("==%d==Hint: address points to the zero page.\n", pid);
+  }
+  uintptr_t frames[KIT_SAN_MAX_FRAMES];
+  size_t n = kit_san_unwind(pc, bp, frames, KIT_SAN_MAX_FRAMES);
+  kit_san_print_stack(frames, n);
+  kit_san_printf("AddressSanitizer can not provide additional info.\n");
+  kit_san_describe_thread(kit_san_tid());
+  kit_san_print_summary(kind, frames[0]);
+  kit_san_report_end(true);
+}
+
 static void shadow_row(uintptr_t row_app, uintptr_t bug_app, bool mark) {
   char line[128];
   int k = snprintf(line, sizeof line, "%s0x%012lx:", mark ? "=>" : "  ", (unsigned long)row_app);

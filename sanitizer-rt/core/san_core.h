@@ -194,6 +194,10 @@ void kit_san_report_begin(void);
 __attribute__((noreturn)) void kit_san_die(void);
 void kit_san_report_end(bool fatal); /* ABORTING and die if fatal */
 void kit_san_print_summary(const char *kind, uintptr_t pc);
+/* SEGV/BUS/FPE on unknown address: the rest of the report after
+ * DEADLYSIGNAL and report_begin; access 0 read, 1 write, -1 not a SEGV. */
+void kit_san_report_deadly(const char *kind, uintptr_t pc, uintptr_t bp, uintptr_t sp, uintptr_t addr, bool high,
+                           int access);
 void kit_san_print_shadow(uintptr_t addr);
 
 /* Access reports. pc is the instrumented code's pc (a return address), bp its frame. */

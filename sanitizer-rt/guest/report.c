@@ -18,33 +18,10 @@ void kit_guest_check_range(uintptr_t guest_pc, uintptr_t bp, uintptr_t sp, uintp
 }
 
 void kit_guest_report_segv(uintptr_t pc, uintptr_t bp, uintptr_t sp, uintptr_t addr, bool write) {
-  int pid = kit_san_pid();
-  /* the guest's view is a 64-bit address space: what x86-64 would call
-   * non-canonical is a high address here too */
-  bool high = addr >> 47 != 0;
   kit_san_printf("AddressSanitizer:DEADLYSIGNAL\n");
   kit_san_report_begin();
-  if (high)
-    kit_san_printf("==%d==ERROR: AddressSanitizer: SEGV on unknown address (pc 0x%012lx bp 0x%012lx sp "
-                   "0x%012lx T%d)\n", pid, (unsigned long)pc, (unsigned long)bp, (unsigned long)sp,
-                   kit_san_tid());
-  else
-    kit_san_printf("==%d==ERROR: AddressSanitizer: SEGV on unknown address 0x%012lx (pc 0x%012lx bp "
-                   "0x%012lx sp 0x%012lx T%d)\n", pid, (unsigned long)addr, (unsigned long)pc,
-                   (unsigned long)bp, (unsigned long)sp, kit_san_tid());
-  kit_san_printf("==%d==The signal is caused by a %s memory access.\n", pid, write ? "WRITE" : "READ");
-  if (high)
-    kit_san_printf("==%d==Hint: this fault was caused by a dereference of a high value address (see "
-                   "register values below).  Disassemble the provided pc to learn which register was "
-                   "used.\n", pid);
-  else if (addr < 4096)
-    kit_san_printf("==%d==Hint: address points to the zero page.\n", pid);
-  uintptr_t frames[KIT_SAN_MAX_FRAMES];
-  size_t n = kit_san_unwind(pc, bp, frames, KIT_SAN_MAX_FRAMES);
-  kit_san_print_stack(frames, n);
-  kit_san_printf("AddressSanitizer can not provide additional info.\n");
-  kit_san_describe_thread(kit_san_tid());
-  kit_san_print_summary("SEGV", frames[0]);
-  kit_san_report_end(true);
+  /* the guest's view is a 64-bit address space: what x86-64 would call
+   * non-canonical is a high address here too */
+  kit_san_report_deadly("SEGV", pc, bp, sp, addr, addr >> 47 != 0, write);
   kit_san_die();
 }

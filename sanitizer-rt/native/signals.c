@@ -36,32 +36,8 @@ static void handler(int sig, siginfo_t *si, void *uc_) {
     kit_san_report_end(true);
   }
   bool high = sig == SIGSEGV && si->si_code == SI_KERNEL;
-  if (high)
-    kit_san_printf("==%d==ERROR: AddressSanitizer: %s on unknown address (pc 0x%012lx bp "
-                   "0x%012lx sp 0x%012lx T%d)\n", pid, kind, (unsigned long)pc,
-                   (unsigned long)bp, (unsigned long)sp, kit_san_tid());
-  else
-    kit_san_printf("==%d==ERROR: AddressSanitizer: %s on unknown address 0x%012lx (pc 0x%012lx "
-                   "bp 0x%012lx sp 0x%012lx T%d)\n", pid, kind, (unsigned long)addr,
-                   (unsigned long)pc, (unsigned long)bp, (unsigned long)sp, kit_san_tid());
-  if (sig == SIGSEGV) {
-    bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-    kit_san_printf("==%d==The signal is caused by a %s memory access.\n", pid,
-                   write ? "WRITE" : "READ");
-    if (high)
-      kit_san_printf("==%d==Hint: this fault was caused by a dereference of a high value "
-                     "address (see register values below).  Disassemble the provided pc to "
-                     "learn which register was used.\n", pid);
-    else if (addr < 4096)
-      kit_san_printf("==%d==Hint: address points to the zero page.\n", pid);
-  }
-  uintptr_t frames[KIT_SAN_MAX_FRAMES];
-  size_t n = kit_san_unwind(pc, bp, frames, KIT_SAN_MAX_FRAMES);
-  kit_san_print_stack(frames, n);
-  kit_san_printf("AddressSanitizer can not provide additional info.\n");
-  kit_san_describe_thread(kit_san_tid());
-  kit_san_print_summary(kind, frames[0]);
-  kit_san_report_end(true);
+  int access = sig == SIGSEGV ? (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 : -1;
+  kit_san_report_deadly(kind, pc, bp, sp, addr, high, access);
 }
 
 /* Each thread needs its own: a stack overflow can only be reported from elsewhere. */
