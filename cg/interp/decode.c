@@ -733,6 +733,17 @@ static void scale(Ins *in) {
   }
 }
 
+/* the decoder's working arrays, freed whether decoding succeeded or not */
+static void decoder_scratch_free(Dec *D) {
+  free(D->fix);
+  free(D->uses);
+  free(D->is_const);
+  free(D->cbits);
+  free(D->second);
+  free(D->dst);
+  free(D->srcv);
+}
+
 static int decode_locked(KitInterp *ip, Fn *fn) {
   if (fn->state == 1) return 0;
   if (fn->state < 0) return -1;
@@ -785,26 +796,14 @@ static int decode_locked(KitInterp *ip, Fn *fn) {
   fn->ncode = D.n;
   __atomic_store_n(&fn->state, 1, __ATOMIC_RELEASE);
   free(bstart);
-  free(D.fix);
-  free(D.uses);
-  free(D.is_const);
-  free(D.cbits);
-  free(D.second);
-  free(D.dst);
-  free(D.srcv);
+  decoder_scratch_free(&D);
   return 0;
 fail:
   kit_interp__msg(ip, fn, NULL, "cannot decode function: %s", D.err ? D.err : "malformed body");
   free(bstart);
   free(D.code);
   free(D.src);
-  free(D.fix);
-  free(D.uses);
-  free(D.is_const);
-  free(D.cbits);
-  free(D.second);
-  free(D.dst);
-  free(D.srcv);
+  decoder_scratch_free(&D);
   fn->state = -1;
   return -1;
 }
