@@ -462,6 +462,30 @@ static bool too_small(Ub *U, KitCgVal ptr, uint64_t bytes) {
 
 static KitCgVal or_bad(Ub *U, KitCgVal bad, KitCgVal more) { return bad ? op2(U, KIT_CG_OP_OR, bad, more) : more; }
 
+/* the type_mismatch record and verdict shared by accesses and member
+ * accesses: ptr null (when `null`), not `align`-aligned (when `al`), or in an
+ * object known now to be too small; `kind` is the handler's access kind
+ * (0 load, 1 store, 2 member access) */
+static KitCgVal type_mismatch(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal ptr, bool null, bool al,
+                              uint32_t align, bool small, uint32_t kind) {
+  r->handler = "type_mismatch";
+  r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
+  r->type = in->tydesc;
+  r->extra = kind;
+  r->extra2 = align;
+  *a = as_u64(U, ptr, false);
+  KitCgVal bad = null ? icmp(U, KIT_CG_EQ, *a, iconst(U, KIT_CG_I64, 0)) : 0;
+  if (al) {
+    KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, align - 1));
+    bad = or_bad(U, bad, icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0)));
+  }
+  if (small) {
+    bad = or_bad(U, bad, iconst(U, KIT_CG_I1, 1));
+    r->check = KIT_SAN_OBJECT_SIZE;
+  }
+  return bad;
+}
+
 /* null and alignment of a C lvalue access (LOAD/STORE with a tydesc) */
 static KitCgVal check_access(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   if (!in->tydesc || in->cls != KIT_CG_PROGRAM) return 0;
@@ -472,23 +496,7 @@ static KitCgVal check_access(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   KitCgType at = in->op == KIT_CG_OP_LOAD ? (KitCgType)in->type : kit_cg_val_type(U->f, in->args[0]);
   bool small = kit_cg_type_bits(at) >= 8 && too_small(U, ptr, kit_cg_type_bits(at) / 8);
   if (!null && !al && !small) return 0;
-  r->handler = "type_mismatch";
-  r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
-  r->type = in->tydesc;
-  r->extra = in->op == KIT_CG_OP_STORE;
-  r->extra2 = align;
-  *a = as_u64(U, ptr, false);
-  KitCgVal bad = null ? icmp(U, KIT_CG_EQ, *a, iconst(U, KIT_CG_I64, 0)) : 0;
-  if (al) {
-    KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, align - 1));
-    KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
-    bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
-  }
-  if (small) {
-    bad = or_bad(U, bad, iconst(U, KIT_CG_I1, 1));
-    r->check = KIT_SAN_OBJECT_SIZE;
-  }
-  return bad;
+  return type_mismatch(U, in, r, a, ptr, null, al, align, small, in->op == KIT_CG_OP_STORE);
 }
 
 /* float -> int conversion outside the destination's range (or NaN) */
@@ -530,23 +538,7 @@ static KitCgVal check_member(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a) {
   bool null = on(U, KIT_SAN_NULL), al = on(U, KIT_SAN_ALIGNMENT) && d->align > 1;
   bool small = d->bits >= 8 && too_small(U, in->args[0], d->bits / 8u);
   if (!null && !al && !small) return 0;
-  r->handler = "type_mismatch";
-  r->check = null ? KIT_SAN_NULL : KIT_SAN_ALIGNMENT;
-  r->type = in->tydesc;
-  r->extra = 2;
-  r->extra2 = d->align;
-  *a = as_u64(U, in->args[0], false);
-  KitCgVal bad = null ? icmp(U, KIT_CG_EQ, *a, iconst(U, KIT_CG_I64, 0)) : 0;
-  if (al) {
-    KitCgVal low = op2(U, KIT_CG_OP_AND, *a, iconst(U, KIT_CG_I64, d->align - 1));
-    KitCgVal mis = icmp(U, KIT_CG_NE, low, iconst(U, KIT_CG_I64, 0));
-    bad = bad ? op2(U, KIT_CG_OP_OR, bad, mis) : mis;
-  }
-  if (small) {
-    bad = or_bad(U, bad, iconst(U, KIT_CG_I1, 1));
-    r->check = KIT_SAN_OBJECT_SIZE;
-  }
-  return bad;
+  return type_mismatch(U, in, r, a, in->args[0], null, al, d->align, small, 2);
 }
 
 static bool is_member_access(Ub *U, const KitCgInst *in) {
