@@ -14,13 +14,7 @@ static void emit(CDiag *d, CPos pos, const char *kind, const char *fmt, va_list 
     fprintf(out, "kitcc: %s: ", kind);
   vfprintf(out, fmt, ap);
   fputc('\n', out);
-  size_t len = 0;
-  const char *line = d->pp && pos.line ? cpp_source_line(d->pp, pos.file, pos.line, &len) : NULL;
-  if (!line) return;
-  fprintf(out, "%5u | %.*s\n      | ", pos.line, (int)len, line);
-  /* keep tabs so the caret lines up under the same column */
-  for (unsigned i = 1; i < pos.col && i <= len; i++) fputc(line[i - 1] == '\t' ? '\t' : ' ', out);
-  fputs("^\n", out);
+  if (d->pp) cpp_print_caret(d->pp, out, pos);
 }
 
 void c_error(CDiag *d, CPos pos, const char *fmt, ...) {

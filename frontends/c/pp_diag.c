@@ -32,6 +32,15 @@ static bool in_system_header(CPP *pp) {
   return pp->nctx && pp->ctx[pp->nctx - 1].system;
 }
 
+void cpp_print_caret(const CPP *pp, FILE *out, CPos pos) {
+  size_t n = 0;
+  const char *src = pos.line ? cpp_source_line(pp, pos.file, pos.line, &n) : NULL;
+  if (!src) return;
+  fprintf(out, "%5u | %.*s\n      | ", pos.line, (int)n, src);
+  for (uint32_t i = 1; i < pos.col && i <= n; i++) fputc(src[i - 1] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
 static void report(CPP *pp, const char *kind, CPos pos, const char *fmt, va_list ap) {
   FILE *out = pp->opt.err ? pp->opt.err : stderr;
   const char *name = pos.file < pp->nfiles ? pp->files[pos.file]->path : "<command-line>";
@@ -39,12 +48,7 @@ static void report(CPP *pp, const char *kind, CPos pos, const char *fmt, va_list
   else fprintf(out, "%s: %s: ", name, kind);
   vfprintf(out, fmt, ap);
   fputc('\n', out);
-  size_t n;
-  const char *src = pos.line ? cpp_source_line(pp, pos.file, pos.line, &n) : NULL;
-  if (!src) return;
-  fprintf(out, "%5u | %.*s\n      | ", pos.line, (int)n, src);
-  for (uint32_t i = 1; i < pos.col && i <= n; i++) fputc(src[i - 1] == '\t' ? '\t' : ' ', out);
-  fputs("^\n", out);
+  cpp_print_caret(pp, out, pos);
 }
 
 void pp_error(CPP *pp, CPos pos, const char *fmt, ...) {

@@ -67,6 +67,9 @@ const CTok *cpp_next(CPP *pp);
 const char *cpp_file_name(const CPP *pp, uint32_t file);
 /* The source line `line` of `file` (for carets in diagnostics), without its newline. */
 const char *cpp_source_line(const CPP *pp, uint32_t file, uint32_t line, size_t *len);
+/* After a diagnostic's first line: the source line of pos and a caret under
+ * its column (tabs kept so it lines up); nothing when the line is unknown. */
+void cpp_print_caret(const CPP *pp, FILE *out, CPos pos);
 /* Number of errors reported so far. */
 int cpp_errors(const CPP *pp);
 /* -E: write the preprocessed text (with # line markers as gcc does) to out. */
