@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "syscall.h"
+#include "seam.h"
 #include "tier.h"
 
-#define MAX_BLOCK_INSNS 64
+#define MAX_BLOCK_INSNS KIT_EMU_MAX_BLOCK_INSNS
 
 KitEmu *kit_emu_current;
 void *(*kit_emu_resolve_hook)(const char *name);
@@ -36,27 +37,6 @@ int64_t kit_emu_fence_i(void *cpu, int64_t pc) {
   kit_tcache_flush(emu->tc);
   emu->arch->set_pc(cpu, (uint64_t)pc + 4); /* fence.i has no compressed form */
   return pc + 4;
-}
-
-/* the failing side of the window check: the block returns here with a
- * SIGSEGV pending (the pc field holds the faulting instruction's pc: the seam
- * stores it before every access) */
-int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
-  KitEmu *emu = kit_emu_current;
-  kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
-  const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
-  kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
-  return (int64_t)emu->arch->get_pc(cpu);
-}
-
-/* the checked path taken while a memory tool is active: host pointer or NULL */
-void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc) {
-  (void)cpu;
-  KitEmu *emu = kit_emu_current;
-  void *host = (uint64_t)addr < emu->as.size ? kit_aspace_host(&emu->as, (uint64_t)addr) : NULL;
-  KitEmuToolVerdict v = emu->hooks.on_mem_access(emu->hooks.user, emu, (uint64_t)addr, (uint32_t)size,
-                                                 is_write != 0, host, (uint64_t)pc);
-  return v == KIT_EMU_TOOL_ALLOW ? host : NULL;
 }
 
 void kit_emu_tool_block_entry(int64_t pc, int32_t n) {
@@ -98,96 +78,6 @@ void *kit_emu_resolve(void *user, const char *name) {
     if (p) return p;
   }
   return dlsym(RTLD_DEFAULT, name);
-}
-
-/* ---- the memory seam ------------------------------------------------------------- */
-
-#define SEAM_MAX_FAULTS (2 * MAX_BLOCK_INSNS)
-
-/* The failing checks of a block all branch to one fault exit (a phi of the
- * address, the call, the return), emitted by seam_finish: one block and one
- * call per block instead of per access keeps tier 0's CG and decoded code
- * small (docs/emu.md, "Start-up"). */
-typedef struct Seam {
-  KitLiftEnv env;
-  KitEmu *emu;
-  KitCgVal cpu;
-  KitCgBlkId fault; /* 0: none yet */
-  unsigned nfault;
-  KitCgVal fault_addr[SEAM_MAX_FAULTS];
-  KitCgBlkId fault_from[SEAM_MAX_FAULTS];
-} Seam;
-
-static KitCgVal call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
-                            const KitCgVal *args, uint32_t n) {
-  KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);
-  return kit_cg_call(b, fn->sym, ret, args, n);
-}
-
-static void emit_fault_exit(Seam *s, KitCgBuilder *b, KitCgBlkId at, const KitCgVal *addr, const KitCgBlkId *from,
-                            unsigned n) {
-  kit_cg_builder_at(b, at);
-  KitCgInst *phi = kit_cg_phi(b, KIT_CG_I64);
-  phi->args = kit_cg_alloc(b->m, n * sizeof *addr);
-  phi->blks = kit_cg_alloc(b->m, n * sizeof *from);
-  memcpy(phi->args, addr, n * sizeof *addr);
-  memcpy(phi->blks, from, n * sizeof *from);
-  phi->nargs = phi->nblks = n;
-  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-  KitCgVal args[2] = {s->cpu, phi->id};
-  kit_cg_ret(b, call_helper(b, "kit_emu_mem_fault", KIT_CG_I64, pt, args, 2));
-}
-
-/* after the block's epilogue: the shared fault exit, if any access has one */
-static void seam_finish(Seam *s, KitCgBuilder *b) {
-  if (s->nfault) emit_fault_exit(s, b, s->fault, s->fault_addr, s->fault_from, s->nfault);
-}
-
-static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
-                          uint64_t pc) {
-  Seam *s = env->user;
-  KitEmu *emu = s->emu;
-  KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
-  /* the pc field stays exact at every access, so a host fault knows where it is */
-  kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
-  KitCgVal host, ok;
-  if (emu->hooks.on_mem_access) {
-    KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
-    KitCgVal args[5] = {s->cpu, addr, kit_cg_iconst(b, KIT_CG_I32, size), kit_cg_iconst(b, KIT_CG_I32, is_write),
-                        pcv};
-    host = call_helper(b, "kit_emu_mem_check", KIT_CG_PTR, pt, args, 5);
-    KitCgVal hi = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host);
-    ok = kit_cg_cmp(b, KIT_CG_NE, hi, kit_cg_iconst(b, KIT_CG_I64, 0));
-  } else {
-    ok = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
-    KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
-                                kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
-    host = kit_cg_ptradd(b, base, addr);
-  }
-  bool shared = s->nfault < SEAM_MAX_FAULTS;
-  if (shared && !s->fault) s->fault = kit_cg_block_new(b->m, b->f);
-  KitCgBlkId good = kit_cg_block_new(b->m, b->f), bad = shared ? s->fault : kit_cg_block_new(b->m, b->f);
-  KitCgBlkId from = b->blk;
-  kit_cg_condbr(b, ok, good, bad);
-  b->f->blocks[from].insts[b->f->blocks[from].ninsts - 1].flags |= KIT_CG_F_LIKELY;
-  if (shared) {
-    s->fault_addr[s->nfault] = addr;
-    s->fault_from[s->nfault++] = from;
-  } else {
-    emit_fault_exit(s, b, bad, &addr, &from, 1);
-  }
-  kit_cg_builder_at(b, good);
-  return host;
-}
-
-static KitCgVal seam_load(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal addr, uint64_t pc) {
-  KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), false, pc);
-  return kit_cg_load(b, t, p, 1, KIT_CG_PROGRAM);
-}
-
-static void seam_store(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal v, KitCgVal addr, uint64_t pc) {
-  KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), true, pc);
-  kit_cg_store(b, v, p, 1, KIT_CG_PROGRAM);
 }
 
 /* ---- translation ------------------------------------------------------------------- */
@@ -344,16 +234,15 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_cg_builder_init(&b, m, f);
   kit_cg_builder_at(&b, kit_cg_block_new(m, f));
   b.loc = (KitCgLoc){.pc = insns[0].pc};
-  Seam s = {.env = {.load = seam_load, .store = seam_store, .host_addr = seam_addr}, .emu = emu,
-            .cpu = kit_cg_param(f, 0)};
-  s.env.user = &s;
+  KitEmuSeam s;
+  kit_emu_seam_init(&s, emu, kit_cg_param(f, 0));
   /* where a host fault finds the block it stopped, chained LLVM blocks too */
   kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
   const KitEmuToolHooks *h = &emu->hooks;
   if (h->on_block_entry) {
     KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
     KitCgVal ba[2] = {kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), kit_cg_iconst(&b, KIT_CG_I32, n)};
-    call_helper(&b, "kit_emu_tool_block_entry", KIT_CG_VOID, bt, ba, 2);
+    kit_emu_call_helper(&b, "kit_emu_tool_block_entry", KIT_CG_VOID, bt, ba, 2);
   }
   KitCgVal next = 0;
   if (h->on_insn_retire && h->want_insn_retire) {
@@ -362,7 +251,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
       KitCgType rt[1] = {KIT_CG_PTR};
       KitCgVal ra[1] = {kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
                                     kit_cg_iconst(&b, KIT_CG_I64, (uint64_t)(uintptr_t)&insns[i]))};
-      call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
+      kit_emu_call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
     }
   } else if (emu->arch->lift(&s.env, &b, s.cpu, insns, n, &next) < 0) {
     goto fail;
@@ -372,7 +261,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
     KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
                       kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
-    call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
+    kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
   if (chain) {
     /* alone in its block: the fast instruction selector leaves tail calls
@@ -385,7 +274,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   } else {
     kit_cg_ret(&b, next);
   }
-  seam_finish(&s, &b);
+  kit_emu_seam_finish(&s, &b);
   for (unsigned i = 0; i < emu->npasses; i++)
     if (emu->passes[i].fn(emu->passes[i].user, m, f) != 0) {
       fprintf(err, "kit-emu: a pass refused the block at 0x%" PRIx64 "\n", insns[0].pc);

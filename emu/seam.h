@@ -1,0 +1,40 @@
+/* emu/seam.h — the memory seam: how lifted guest loads and stores reach the
+ * guest window (bounds, the fault exit, a memory tool's checked path). The
+ * lifter calls it through KitLiftEnv; translation owns one per block. */
+#ifndef KIT_EMU_SEAM_H
+#define KIT_EMU_SEAM_H
+
+#include "internal.h"
+#include "kit/arch.h"
+
+#define KIT_EMU_MAX_BLOCK_INSNS 64
+#define KIT_EMU_SEAM_MAX_FAULTS (2 * KIT_EMU_MAX_BLOCK_INSNS)
+
+/* The failing checks of a block all branch to one fault exit (a phi of the
+ * address, the call, the return), emitted by seam_finish: one block and one
+ * call per block instead of per access keeps tier 0's CG and decoded code
+ * small (docs/emu.md, "Start-up"). */
+typedef struct KitEmuSeam {
+  KitLiftEnv env;
+  KitEmu *emu;
+  KitCgVal cpu;
+  KitCgBlkId fault; /* 0: none yet */
+  unsigned nfault;
+  KitCgVal fault_addr[KIT_EMU_SEAM_MAX_FAULTS];
+  KitCgBlkId fault_from[KIT_EMU_SEAM_MAX_FAULTS];
+} KitEmuSeam;
+
+/* a seam for the block being built in function f (cpu: its parameter) */
+void kit_emu_seam_init(KitEmuSeam *s, KitEmu *emu, KitCgVal cpu);
+/* after the block's epilogue: the shared fault exit, if any access has one */
+void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b);
+
+/* a call of the helper NAME (declared in b's module on first use) */
+KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
+                            const KitCgVal *args, uint32_t n);
+
+/* helpers lifted code calls by name (kit_emu_resolve) */
+int64_t kit_emu_mem_fault(void *cpu, int64_t addr);
+void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc);
+
+#endif
