@@ -70,6 +70,7 @@ void *kit_emu_resolve(void *user, const char *name) {
       {"kit_emu_tool_block_entry", (void *)kit_emu_tool_block_entry},
       {"kit_emu_tool_insn_retire", (void *)kit_emu_tool_insn_retire},
       {"kit_emu_tool_branch", (void *)kit_emu_tool_branch},
+      {"kit_emu_chain_lookup", (void *)kit_emu_chain_lookup},
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
@@ -154,55 +155,96 @@ static void tail_ret(KitCgBuilder *b, KitCgVal r) {
   kit_cg_ret(b, r);
 }
 
-/* on a false c, return next to the dispatcher; go on in a new block otherwise */
-static void or_return(KitCgBuilder *b, KitCgVal c, KitCgVal next) {
-  KitCgBlkId go = kit_cg_block_new(b->m, b->f), back = kit_cg_block_new(b->m, b->f);
-  kit_cg_condbr(b, c, go, back);
-  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
-  kit_cg_builder_at(b, back);
-  kit_cg_ret(b, next);
-  kit_cg_builder_at(b, go);
-}
-
-/* A jitted block's exit (docs/emu.md, "Chaining") tail-calls
- * i64 emu_chain(ptr cpu, i64 next), one internal copy per LLVM batch: unless a
- * host signal or a write to translated code is pending, it probes the jump
- * cache for next and tail-calls that block's LLVM code; on a miss (not
- * translated, or still tier 0) it returns next to the dispatcher.
- * Invalidation removes blocks from the jump cache before anything can run
- * again, so a chain never reaches dropped code; exits through the emulator
- * (ecall, ebreak, illegal, fence.i, a fault) always return, so exits,
- * synchronous signals and invalidations by the guest itself reach the
- * dispatcher. Out of line, the probe costs one jump per exit and keeps each
- * block's IR (and compile time) small. */
-static KitCgFunc *chain_func(KitEmu *emu, KitCgModule *m) {
-  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-  KitCgFunc *f = kit_cg_func_declare(m, "emu_chain", KIT_CG_I64, pt, 2, false);
-  if (f->nblocks) return f;
-  kit_cg_func_set_linkage(m, f, KIT_CG_LINK_INTERNAL);
-  KitCgBuilder bb, *b = &bb;
-  kit_cg_builder_init(b, m, f);
-  kit_cg_builder_at(b, kit_cg_block_new(m, f));
-  KitCgVal cpu = kit_cg_param(f, 0), next = kit_cg_param(f, 1);
+/* A jitted block's exit (docs/emu.md, "Chaining") goes through its own slot
+ * (KitEmuExit, allocated here, linked by the dispatcher): when the slot holds
+ * code for the pc the block leaves for, and neither a host signal nor a
+ * write to translated code is pending, the block tail-calls that code;
+ * otherwise it stores the slot's address in emu->last_exit and returns the
+ * pc. Each exit has its own indirect jump with a stable target, so the host
+ * predicts it (the dispatcher's one call site is shared by every block).
+ * Invalidation clears the slots that lead to dropped blocks; exits through
+ * the emulator (ecall, ebreak, illegal, fence.i, a fault) never chain, so
+ * exits, synchronous signals and invalidations by the guest reach the
+ * dispatcher at once. */
+/* nonzero while a host signal or a write to translated code is pending */
+static KitCgVal stop_flags(KitEmu *emu, KitCgBuilder *b) {
   KitCgVal stop = kit_cg_load(b, KIT_CG_I64, host_const(b, (const void *)&emu->async_pending), 8, KIT_CG_INTERNAL);
   KitCgVal smc = kit_cg_binop(b, KIT_CG_OP_OR,
                               kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_n), 4, KIT_CG_INTERNAL),
                               kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_overflow), 4,
                                           KIT_CG_INTERNAL));
-  stop = kit_cg_binop(b, KIT_CG_OP_OR, stop, kit_cg_conv(b, KIT_CG_OP_ZEXT, KIT_CG_I64, smc));
-  or_return(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
-  KitCgVal slot = kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1));
-  slot = kit_cg_binop(b, KIT_CG_OP_AND, slot, kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_JC_SIZE - 1));
-  slot = kit_cg_binop(b, KIT_CG_OP_MUL, slot, kit_cg_iconst(b, KIT_CG_I64, sizeof(KitEmuBlock *)));
-  KitCgVal blk = kit_cg_load(b, KIT_CG_PTR, kit_cg_ptradd(b, host_const(b, emu->tc->jc), slot), 8, KIT_CG_INTERNAL);
-  KitCgVal blk_i = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, blk);
-  or_return(b, kit_cg_cmp(b, KIT_CG_NE, blk_i, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
-  or_return(b, kit_cg_cmp(b, KIT_CG_EQ, load_at(b, KIT_CG_I64, blk, offsetof(KitEmuBlock, pc)), next), next);
-  KitCgVal fn = load_at(b, KIT_CG_PTR, blk, offsetof(KitEmuBlock, jit));
-  KitCgVal fn_i = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, fn);
-  or_return(b, kit_cg_cmp(b, KIT_CG_NE, fn_i, kit_cg_iconst(b, KIT_CG_I64, 0)), next);
-  tail_ret(b, kit_cg_calli(b, fn, KIT_CG_I64, &cpu, 1));
-  return f;
+  return kit_cg_binop(b, KIT_CG_OP_OR, stop, kit_cg_conv(b, KIT_CG_OP_ZEXT, KIT_CG_I64, smc));
+}
+
+/* on ok tail-call code(cpu), else return next (slot, if any, recorded for
+ * the dispatcher to link) */
+static void tail_or_return(KitEmu *emu, KitCgBuilder *b, KitCgVal ok, KitCgVal code, KitCgVal cpu, KitCgVal next,
+                           KitEmuExit *slot) {
+  KitCgBlkId go = kit_cg_block_new(b->m, b->f), back = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, ok, go, back);
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+  kit_cg_builder_at(b, back);
+  if (slot) kit_cg_store(b, host_const(b, slot), host_const(b, (const void *)&emu->last_exit), 8, KIT_CG_INTERNAL);
+  kit_cg_ret(b, next);
+  /* alone in its block: the fast instruction selector leaves tail calls
+   * to SelectionDAG, which then selects the whole LLVM block */
+  kit_cg_builder_at(b, go);
+  tail_ret(b, kit_cg_calli(b, code, KIT_CG_I64, &cpu, 1));
+}
+
+static void emit_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, KitEmuExit *slot) {
+  KitCgVal sp = host_const(b, slot);
+  KitCgVal code = load_at(b, KIT_CG_PTR, sp, offsetof(KitEmuExit, code));
+  KitCgVal tpc = load_at(b, KIT_CG_I64, sp, offsetof(KitEmuExit, pc));
+  /* code is non-null whenever tpc matches: slots are linked and cleared whole */
+  KitCgVal ok = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_cmp(b, KIT_CG_EQ, tpc, next),
+                             kit_cg_cmp(b, KIT_CG_EQ, stop_flags(emu, b), kit_cg_iconst(b, KIT_CG_I64, 0)));
+  tail_or_return(emu, b, ok, code, cpu, next, slot);
+}
+
+/* an indirect jump's target code from the jump cache, NULL when that pc
+ * has no LLVM code (yet): the chain of an indirect exit */
+int64_t (*kit_emu_chain_lookup(int64_t pc))(void *) {
+  const KitEmuTcache *tc = kit_emu_current->tc;
+  const KitEmuBlock *b = tc->jc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_JC_SIZE - 1)];
+  return b && b->pc == (uint64_t)pc ? b->jit : NULL;
+}
+
+/* an indirect exit: look the target up in the jump cache and tail-call its
+ * code when it has some and nothing needs the dispatcher; the jump is this
+ * site's own, so the host predicts it per site (qemu's lookup_and_goto_ptr) */
+static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
+  KitCgType pt[1] = {KIT_CG_I64};
+  KitCgVal code = kit_emu_call_helper(b, "kit_emu_chain_lookup", KIT_CG_PTR, pt, &next, 1);
+  KitCgVal ok = kit_cg_binop(b, KIT_CG_OP_AND,
+                             kit_cg_cmp(b, KIT_CG_NE, kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, code),
+                                        kit_cg_iconst(b, KIT_CG_I64, 0)),
+                             kit_cg_cmp(b, KIT_CG_EQ, stop_flags(emu, b), kit_cg_iconst(b, KIT_CG_I64, 0)));
+  tail_or_return(emu, b, ok, code, cpu, next, NULL);
+}
+
+/* the block's end when it may chain: one slot per static target (the
+ * taken and the fall-through side of a branch); indirect jumps look up */
+static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, const KitDecodedInsn *last) {
+  if (last->flags & KIT_DECODE_INDIRECT) {
+    emit_indirect_exit(emu, b, cpu, next);
+    return true;
+  }
+  KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
+  if (!s0) return false;
+  if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {
+    emit_exit(emu, b, cpu, next, s0);
+    return true;
+  }
+  KitEmuExit *s1 = kit_tcache_exit_new(emu->tc);
+  if (!s1) return false;
+  KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target)), taken, fall);
+  kit_cg_builder_at(b, taken);
+  emit_exit(emu, b, cpu, kit_cg_iconst(b, KIT_CG_I64, last->target), s0);
+  kit_cg_builder_at(b, fall);
+  emit_exit(emu, b, cpu, next, s1);
+  return true;
 }
 
 bool kit_emu_chaining(const KitEmu *emu) {
@@ -264,13 +306,10 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
   if (chain) {
-    /* alone in its block: the fast instruction selector leaves tail calls
-     * to SelectionDAG, which then selects the whole LLVM block */
-    KitCgBlkId tail = kit_cg_block_new(m, f);
-    kit_cg_br(&b, tail);
-    kit_cg_builder_at(&b, tail);
-    KitCgVal ca[2] = {s.cpu, next};
-    tail_ret(&b, kit_cg_call(&b, chain_func(emu, m)->sym, KIT_CG_I64, ca, 2));
+    if (!emit_chain_exits(emu, &b, s.cpu, next, last)) {
+      fprintf(err, "kit-emu: out of memory for exit slots\n");
+      return NULL;
+    }
   } else {
     kit_cg_ret(&b, next);
   }
@@ -348,6 +387,7 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
   KitEmuTcache *tc = emu->tc;
   emu->in_guest = 1;
   for (;;) {
+    emu->last_exit = NULL;
     uint64_t next = (uint64_t)blk->jit(emu->cpu);
     emu->stats.blocks_executed++;
     emu->stats.jit_entries++;
@@ -356,6 +396,7 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
       break;
     KitEmuBlock *nb = tc->jc[(uint32_t)(next >> 1) & (KIT_EMU_JC_SIZE - 1)];
     if (!nb || nb->pc != next || !nb->jit) break;
+    if (emu->last_exit) kit_tcache_link(tc, emu->last_exit, nb);
     blk = nb;
   }
   emu->in_guest = 0;

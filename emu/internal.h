@@ -79,6 +79,9 @@ struct KitEmu {
 
   /* execution */
   KitEmuTcache *tc;
+  /* the exit slot the last jitted block left through unchained (the
+   * dispatcher links it), NULL when it left otherwise */
+  struct KitEmuExit *last_exit;
   KitEmuTierState *tier;
   bool exited;
   int exit_status;
@@ -130,6 +133,8 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
  * kit_emu_chaining allows (docs/emu.md, "Chaining"). */
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err);
 bool kit_emu_chaining(const KitEmu *emu);
+/* the LLVM code for pc from the jump cache, or NULL (an indirect exit's chain) */
+int64_t (*kit_emu_chain_lookup(int64_t pc))(void *);
 int kit_emu_exec_loop(KitEmu *emu);
 /* A load or store stopped the running block (emu->block_pc) after `retired`
  * instructions: count those (instret) and tell the tools (on_block_fault). */

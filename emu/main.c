@@ -20,7 +20,7 @@ static void usage(FILE *f) {
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
         "                     without the default's warm-up of 100000 blocks run first)\n"
         "  --single-step      one guest instruction per block\n"
-        "  --chain            jitted blocks chain to each other instead of returning to the dispatcher\n"
+        "  --no-chain         jitted blocks return to the dispatcher instead of jumping to each other\n"
         "  --strace           print each system call to stderr\n"
         "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
@@ -48,7 +48,7 @@ static int parse_debug(const char *s, unsigned *out) {
 }
 
 int main(int argc, char **argv) {
-  KitEmuOptions opt = {.tier = KIT_EMU_TIER_AUTO};
+  KitEmuOptions opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true};
   bool strace = false;
   const char *tool = NULL, *tool_args = NULL;
   uint64_t sanitize = 0, recover = 0;
@@ -81,8 +81,10 @@ int main(int argc, char **argv) {
       opt.jit_threshold = (uint32_t)v;
     } else if (!strcmp(a, "--single-step")) {
       opt.single_step = true;
-    } else if (!strcmp(a, "--chain")) {
+    } else if (!strcmp(a, "--chain")) { /* the default; kept for scripts */
       opt.chain = true;
+    } else if (!strcmp(a, "--no-chain")) {
+      opt.chain = false;
     } else if (!strcmp(a, "--strace")) {
       strace = true;
     } else if (!strncmp(a, "--tool=", 7)) {

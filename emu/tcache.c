@@ -14,6 +14,7 @@ KitEmuTcache *kit_tcache_new(KitEmu *emu) {
   tc->emu = emu;
   tc->nbuckets = 4096;
   tc->buckets = calloc(tc->nbuckets, sizeof *tc->buckets);
+  pthread_mutex_init(&tc->exits_mu, NULL);
   return tc;
 }
 
@@ -38,6 +39,11 @@ void kit_tcache_free(KitEmuTcache *tc) {
   kit_tcache_flush(tc);
   kit_tcache_reap(tc);
   free(tc->buckets);
+  for (KitEmuExitChunk *c = tc->exits, *nx; c; c = nx) {
+    nx = c->next;
+    free(c);
+  }
+  pthread_mutex_destroy(&tc->exits_mu);
   free(tc);
 }
 
@@ -78,11 +84,47 @@ void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b) {
   tc->jc[jc_slot(b->pc)] = b;
 }
 
+KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
+  pthread_mutex_lock(&tc->exits_mu);
+  KitEmuExitChunk *c = tc->exits;
+  if (!c || c->used == KIT_EMU_EXITS_PER_CHUNK) {
+    KitEmuExitChunk *n = calloc(1, sizeof *n);
+    if (!n) {
+      pthread_mutex_unlock(&tc->exits_mu);
+      return NULL;
+    }
+    n->next = c;
+    tc->exits = c = n;
+  }
+  KitEmuExit *e = &c->slot[c->used++];
+  pthread_mutex_unlock(&tc->exits_mu);
+  return e;
+}
+
+void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
+  e->target = b;
+  e->pc = b->pc;
+  e->code = b->jit;
+  tc->linked++;
+}
+
+/* no slot may lead into a dropped block: clear those whose target died
+ * (each invalidation, before the blocks can be freed) */
+static void unlink_dead(KitEmuTcache *tc) {
+  pthread_mutex_lock(&tc->exits_mu);
+  for (KitEmuExitChunk *c = tc->exits; c; c = c->next)
+    for (unsigned i = 0; i < c->used; i++) {
+      KitEmuExit *e = &c->slot[i];
+      if (e->target && e->target->dead) *e = (KitEmuExit){0};
+    }
+  pthread_mutex_unlock(&tc->exits_mu);
+}
+
 void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
   if (!tc) return;
   uint64_t end = va + len < va ? UINT64_MAX : va + len;
   if (end <= tc->code_lo || va >= tc->code_hi) return;
-  bool any = false;
+  bool any = false, linked = false;
   for (uint32_t i = 0; i < tc->nbuckets; i++) {
     KitEmuBlock **pp = &tc->buckets[i];
     while (*pp) {
@@ -91,6 +133,8 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
         *pp = b->next;
         if (tc->jc[jc_slot(b->pc)] == b) tc->jc[jc_slot(b->pc)] = NULL;
         b->next = tc->graveyard;
+        b->dead = true;
+        linked |= b->jit != NULL;
         tc->graveyard = b;
         tc->nblocks--;
         any = true;
@@ -99,6 +143,7 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
       }
     }
   }
+  if (linked && tc->linked) unlink_dead(tc);
   if (any) {
     tc->generation++;
     tc->emu->stats.invalidations++;

@@ -18,8 +18,29 @@ typedef struct KitEmuBlock {
   KitDecodedInsn *jit_insns; /* the insns the jitted translation points into */
   uint32_t count;          /* executions in tier 0 */
   bool queued;             /* waiting for the LLVM batch */
+  bool dead;               /* invalidated: exits that lead here get unlinked */
   struct KitEmuBlock *next; /* hash chain, then graveyard chain */
 } KitEmuBlock;
+
+/* An exit of a jitted block (docs/emu.md, "Chaining"): the block's LLVM code
+ * tail-calls `code` when the pc it leaves for is `pc` and nothing needs the
+ * dispatcher; otherwise it records the slot in emu->last_exit and returns,
+ * and the dispatcher links the slot to the block it finds there. Slots are
+ * allocated while a block is translated for LLVM (the address is a constant
+ * in the code), live as long as the emulator, and are cleared when their
+ * target is invalidated. */
+typedef struct KitEmuExit {
+  int64_t (*code)(void *cpu);
+  uint64_t pc;
+  KitEmuBlock *target;
+} KitEmuExit;
+
+#define KIT_EMU_EXITS_PER_CHUNK 4096u
+typedef struct KitEmuExitChunk {
+  struct KitEmuExitChunk *next;
+  unsigned used;
+  KitEmuExit slot[KIT_EMU_EXITS_PER_CHUNK];
+} KitEmuExitChunk;
 
 #define KIT_EMU_JC_SIZE 32768u /* 64 KiB of 2-byte-aligned pcs map to distinct slots */
 
@@ -31,10 +52,19 @@ struct KitEmuTcache {
   KitEmuBlock *graveyard;  /* invalidated while possibly running: freed at the next boundary */
   uint64_t code_lo, code_hi; /* bounds of everything ever translated: cheap range rejection */
   uint64_t generation;     /* bumped by every invalidation (JIT results older than it are dropped) */
+  /* exit slots of jitted code: allocated by the JIT worker, linked and
+   * unlinked by the guest thread */
+  pthread_mutex_t exits_mu;
+  KitEmuExitChunk *exits;
+  uint64_t linked;         /* slots ever linked (-d stats) */
 };
 
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
+/* a zeroed exit slot (any thread) */
+KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc);
+/* point exit slot e at block b's LLVM code (guest thread) */
+void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
 /* free what was invalidated; only where no block is running */
 void kit_tcache_reap(KitEmuTcache *tc);
 

@@ -97,7 +97,7 @@ typedef struct KitEmuOptions {
   uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default (200, and
                               * nothing is queued before the guest has run 100000 blocks) */
   bool single_step;        /* one-instruction blocks */
-  bool chain;              /* LLVM blocks chain to each other (docs/emu.md: not yet a win, so opt-in) */
+  bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
 } KitEmuOptions;
