@@ -97,6 +97,7 @@ int kit_emu_run(KitEmu *emu) {
             (unsigned long long)s.jit_failures, (unsigned long long)s.invalidations);
   }
   if (emu->opt.debug & KIT_EMU_DEBUG_STATS) kit_emu_print_stats(emu);
+  if (emu->opt.debug & KIT_EMU_DEBUG_PERFMAP) kit_emu_write_perfmap(emu);
   fflush(NULL);
   return st;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "syscall.h"
 #include "seam.h"
@@ -205,9 +206,13 @@ static void emit_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next,
 /* an indirect jump's target code from the jump cache, NULL when that pc
  * has no LLVM code (yet): the chain of an indirect exit */
 int64_t (*kit_emu_chain_lookup(int64_t pc))(void *) {
-  const KitEmuTcache *tc = kit_emu_current->tc;
+  KitEmuTcache *tc = kit_emu_current->tc;
+  KitEmuCodeSlot *cs = &tc->cc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+  if (cs->pc == (uint64_t)pc && cs->code) return cs->code;
   const KitEmuBlock *b = tc->jc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_JC_SIZE - 1)];
-  return b && b->pc == (uint64_t)pc ? b->jit : NULL;
+  if (!b || b->pc != (uint64_t)pc || !b->jit) return NULL;
+  *cs = (KitEmuCodeSlot){(uint64_t)pc, b->jit};
+  return b->jit;
 }
 
 /* an indirect exit: look the target up in the jump cache and tail-call its
@@ -321,7 +326,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     }
   /* the verifier checks the lifter, not the guest: only under -d (it was
    * ~5% of a tier-0 start-up) */
-  if (emu->opt.debug && kit_cg_verify(m, err) != 0) {
+  if ((emu->opt.debug & ~(KIT_EMU_DEBUG_STATS | KIT_EMU_DEBUG_PERFMAP)) && kit_cg_verify(m, err) != 0) {
     fprintf(err, "kit-emu: internal error: lifted block at 0x%" PRIx64 " does not verify\n", insns[0].pc);
     return NULL;
   }
@@ -443,6 +448,45 @@ int kit_emu_exec_loop(KitEmu *emu) {
     else emu->stats.tier0_runs++;
   }
   return emu->exit_status;
+}
+
+static int by_code(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)(*(KitEmuBlock *const *)a)->jit, y = (uintptr_t)(*(KitEmuBlock *const *)b)->jit;
+  return x < y ? -1 : x > y;
+}
+
+/* -d perfmap: perf's map of JIT code, one line per jitted block (its size
+ * up to the next block's code, at most 4 KiB) */
+void kit_emu_write_perfmap(KitEmu *emu) {
+  KitEmuTcache *tc = emu->tc;
+  KitEmuBlock **v = malloc((tc->nblocks + 1) * sizeof *v);
+  unsigned n = 0;
+  if (!v) return;
+  for (uint32_t i = 0; i < tc->nbuckets; i++)
+    for (KitEmuBlock *b = tc->buckets[i]; b; b = b->next)
+      if (b->jit && n < tc->nblocks) v[n++] = b;
+  qsort(v, n, sizeof *v, by_code);
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+  FILE *f = fopen(path, "w");
+  for (unsigned i = 0; f && i < n; i++) {
+    uintptr_t at = (uintptr_t)v[i]->jit, size = 4096;
+    if (i + 1 < n && (uintptr_t)v[i + 1]->jit - at < size) size = (uintptr_t)v[i + 1]->jit - at;
+    fprintf(f, "%lx %lx emu_block_%" PRIx64 "\n", (unsigned long)at, (unsigned long)size, v[i]->pc);
+    if (getenv("KIT_EMU_PERFMAP_CODE")) { /* the bytes too, for objdump -b binary */
+      char cp[96];
+      snprintf(cp, sizeof cp, "%s/emu_block_%" PRIx64 "@%lx.bin", getenv("KIT_EMU_PERFMAP_CODE"), v[i]->pc,
+               (unsigned long)at);
+      FILE *c = fopen(cp, "wb");
+      if (c) {
+        fwrite((const void *)at, 1, size, c);
+        fclose(c);
+      }
+    }
+  }
+  if (f) fclose(f);
+  else kit_emu_warn(emu, "cannot write %s", path);
+  free(v);
 }
 
 void kit_emu_print_stats(KitEmu *emu) {

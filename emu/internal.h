@@ -143,6 +143,8 @@ void kit_emu_block_fault(KitEmu *emu, uint32_t retired);
 uint32_t kit_emu_fault_retired(KitEmu *emu);
 /* -d stats: translation and tier figures on the log */
 void kit_emu_print_stats(KitEmu *emu);
+/* -d perfmap: /tmp/perf-PID.map for the jitted blocks */
+void kit_emu_write_perfmap(KitEmu *emu);
 
 /* the default action of a fatal signal: tools' on_exit, then the host signal */
 _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig);

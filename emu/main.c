@@ -15,7 +15,7 @@ static void usage(FILE *f) {
   fputs("usage: kit-emu [options] program [args...]\n"
         "  -L DIR             sysroot for the dynamic linker and libraries (default: $KIT_EMU_SYSROOT,\n"
         "                     else /usr/riscv64-linux-gnu)\n"
-        "  -d LIST            debug output: in_asm,cg,exec,syscall,stats\n"
+        "  -d LIST            debug output: in_asm,cg,exec,syscall,stats,perfmap\n"
         "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
         "                     without the default's warm-up of 100000 blocks run first)\n"
@@ -38,6 +38,7 @@ static int parse_debug(const char *s, unsigned *out) {
     else if (!strcmp(tok, "cg")) *out |= KIT_EMU_DEBUG_CG;
     else if (!strcmp(tok, "exec")) *out |= KIT_EMU_DEBUG_EXEC;
     else if (!strcmp(tok, "syscall")) *out |= KIT_EMU_DEBUG_SYSCALL;
+    else if (!strcmp(tok, "perfmap")) *out |= KIT_EMU_DEBUG_PERFMAP;
     else if (!strcmp(tok, "stats")) *out |= KIT_EMU_DEBUG_STATS;
     else {
       fprintf(stderr, "kit-emu: unknown -d item '%s' (in_asm, cg, exec, syscall, stats)\n", tok);

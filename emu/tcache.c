@@ -132,6 +132,8 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
       if (b->pc < end && va < b->end) {
         *pp = b->next;
         if (tc->jc[jc_slot(b->pc)] == b) tc->jc[jc_slot(b->pc)] = NULL;
+        KitEmuCodeSlot *cs = &tc->cc[(uint32_t)(b->pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+        if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){0};
         b->next = tc->graveyard;
         b->dead = true;
         linked |= b->jit != NULL;
@@ -154,5 +156,6 @@ void kit_tcache_flush(KitEmuTcache *tc) {
   if (!tc) return;
   kit_tcache_invalidate(tc, 0, UINT64_MAX);
   memset(tc->jc, 0, sizeof tc->jc);
+  memset(tc->cc, 0, sizeof tc->cc);
   tc->generation++;
 }

@@ -44,11 +44,20 @@ typedef struct KitEmuExitChunk {
 
 #define KIT_EMU_JC_SIZE 32768u /* 64 KiB of 2-byte-aligned pcs map to distinct slots */
 
+/* pc -> LLVM code of the blocks indirect exits reached lately: compact (one
+ * cache line per probe, no block to dereference), filled on a miss */
+#define KIT_EMU_CC_SIZE 4096u
+typedef struct KitEmuCodeSlot {
+  uint64_t pc;
+  int64_t (*code)(void *cpu);
+} KitEmuCodeSlot;
+
 struct KitEmuTcache {
   KitEmu *emu;
   KitEmuBlock **buckets;
   uint32_t nbuckets, nblocks;
   KitEmuBlock *jc[KIT_EMU_JC_SIZE];
+  KitEmuCodeSlot cc[KIT_EMU_CC_SIZE];
   KitEmuBlock *graveyard;  /* invalidated while possibly running: freed at the next boundary */
   uint64_t code_lo, code_hi; /* bounds of everything ever translated: cheap range rejection */
   uint64_t generation;     /* bumped by every invalidation (JIT results older than it are dropped) */

@@ -89,6 +89,7 @@ enum {
   KIT_EMU_DEBUG_EXEC = 1 << 2,
   KIT_EMU_DEBUG_SYSCALL = 1 << 3,
   KIT_EMU_DEBUG_STATS = 1 << 4, /* translation and tier statistics at exit */
+  KIT_EMU_DEBUG_PERFMAP = 1 << 5, /* /tmp/perf-PID.map naming the LLVM code of each block, at exit (perf) */
 };
 
 typedef struct KitEmuOptions {
