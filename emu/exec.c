@@ -92,8 +92,21 @@ static KitEmuEdgeKind edge_kind(uint32_t flags) {
   return KIT_EMU_EDGE_OTHER;
 }
 
-/* decode up to the limit or a terminator; returns the count (>= 1, the last
- * one possibly ILLEGAL) or 0 when pc itself is not executable */
+/* may the block go on at the target of this direct jump (a superblock)?
+ * Not when a tool sees blocks or edges (entries, branches, coverage), nor
+ * back into the block itself (pcs stay unique: kit_emu_fault_retired) */
+static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
+  if (emu->have_hooks || emu->opt.single_step) return false;
+  if (!(in->flags & KIT_DECODE_JUMP) || (in->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_ILLEGAL)) || !in->target)
+    return false;
+  for (unsigned i = 0; i < n; i++)
+    if (out[i].pc == in->target) return false;
+  return true;
+}
+
+/* decode up to the limit or a terminator, going on at the target of direct
+ * jumps (follow_jump); returns the count (>= 1, the last one possibly
+ * ILLEGAL) or 0 when pc itself is not executable */
 static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsigned limit) {
   unsigned n = 0;
   while (n < limit) {
@@ -116,8 +129,16 @@ static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsi
     }
     n++;
     pc += len;
-    if (in->flags & KIT_DECODE_TERMINATOR) break;
+    if (in->flags & KIT_DECODE_TERMINATOR) {
+      if (n >= limit || !follow_jump(emu, in, out, n - 1)) break;
+      const KitEmuRegion *t = kit_aspace_find(&emu->as, in->target);
+      if (!t || !(t->prot & KIT_EMU_PROT_EXEC)) break;
+      in->flags |= KIT_DECODE_FOLLOWED;
+      pc = in->target;
+    }
   }
+  /* a followed jump cannot end the block: its lifted form does not jump */
+  if (n && (out[n - 1].flags & KIT_DECODE_FOLLOWED)) out[n - 1].flags &= ~KIT_DECODE_FOLLOWED;
   return n;
 }
 
@@ -156,89 +177,82 @@ static void tail_ret(KitCgBuilder *b, KitCgVal r) {
   kit_cg_ret(b, r);
 }
 
-/* A jitted block's exit (docs/emu.md, "Chaining") goes through its own slot
- * (KitEmuExit, allocated here, linked by the dispatcher): when the slot holds
- * code for the pc the block leaves for, and neither a host signal nor a
- * write to translated code is pending, the block tail-calls that code;
- * otherwise it stores the slot's address in emu->last_exit and returns the
- * pc. Each exit has its own indirect jump with a stable target, so the host
- * predicts it (the dispatcher's one call site is shared by every block).
- * Invalidation clears the slots that lead to dropped blocks; exits through
- * the emulator (ecall, ebreak, illegal, fence.i, a fault) never chain, so
- * exits, synchronous signals and invalidations by the guest reach the
- * dispatcher at once. */
-/* nonzero while a host signal or a write to translated code is pending */
-static KitCgVal stop_flags(KitEmu *emu, KitCgBuilder *b) {
-  KitCgVal stop = kit_cg_load(b, KIT_CG_I64, host_const(b, (const void *)&emu->async_pending), 8, KIT_CG_INTERNAL);
-  KitCgVal smc = kit_cg_binop(b, KIT_CG_OP_OR,
-                              kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_n), 4, KIT_CG_INTERNAL),
-                              kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->smc_overflow), 4,
-                                          KIT_CG_INTERNAL));
-  return kit_cg_binop(b, KIT_CG_OP_OR, stop, kit_cg_conv(b, KIT_CG_OP_ZEXT, KIT_CG_I64, smc));
+/* A jitted block's exit (docs/emu.md, "Chaining") jumps through its own
+ * slot (KitEmuExit, allocated here, linked by the dispatcher): the slot
+ * holds the target block's code, or kit_emu_exit_stub while unlinked, which
+ * returns the pc the block stored to the dispatcher. Jitted blocks take the
+ * slot they are entered through as a second argument, which only the stub
+ * reads: it records the slot in emu->last_exit, so the dispatcher knows
+ * what to link, and no other way back to the dispatcher can leave a slot
+ * there (indirect exits pass NULL). Each
+ * exit has its own indirect jump with a stable target, so the host predicts
+ * it (the dispatcher's one call site is shared by every block). A block that
+ * may be chained to checks emu->chain_stop on entry (qemu checks its exit
+ * request the same way) and returns its own pc when a host signal, a write
+ * to translated code, a raised signal or an invalidation wants the
+ * dispatcher. Invalidation points the slots that lead to dropped blocks back
+ * at the stub; exits through the emulator (ecall, ebreak, illegal, fence.i,
+ * a fault) never chain. */
+int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
+  kit_emu_current->last_exit = via;
+  return (int64_t)kit_emu_current->arch->get_pc(cpu);
 }
 
-/* on ok tail-call code(cpu), else return next (slot, if any, recorded for
- * the dispatcher to link) */
-static void tail_or_return(KitEmu *emu, KitCgBuilder *b, KitCgVal ok, KitCgVal code, KitCgVal cpu, KitCgVal next,
-                           KitEmuExit *slot) {
+static void emit_entry_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc) {
+  KitCgVal stop = kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->chain_stop), 4, KIT_CG_INTERNAL);
   KitCgBlkId go = kit_cg_block_new(b->m, b->f), back = kit_cg_block_new(b->m, b->f);
-  kit_cg_condbr(b, ok, go, back);
+  kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), go, back);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
   kit_cg_builder_at(b, back);
-  if (slot) kit_cg_store(b, host_const(b, slot), host_const(b, (const void *)&emu->last_exit), 8, KIT_CG_INTERNAL);
-  kit_cg_ret(b, next);
-  /* alone in its block: the fast instruction selector leaves tail calls
-   * to SelectionDAG, which then selects the whole LLVM block */
+  kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
   kit_cg_builder_at(b, go);
-  tail_ret(b, kit_cg_calli(b, code, KIT_CG_I64, &cpu, 1));
 }
 
-static void emit_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, KitEmuExit *slot) {
+/* jump to code(cpu); alone in its block: the fast instruction selector
+ * leaves tail calls to SelectionDAG, which then selects the whole LLVM block */
+static void emit_tail(KitCgBuilder *b, KitCgVal code, KitCgVal cpu, KitCgVal via) {
+  KitCgBlkId tail = kit_cg_block_new(b->m, b->f);
+  kit_cg_br(b, tail);
+  kit_cg_builder_at(b, tail);
+  KitCgVal args[2] = {cpu, via};
+  tail_ret(b, kit_cg_calli(b, code, KIT_CG_I64, args, 2));
+}
+
+static void emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
   KitCgVal sp = host_const(b, slot);
-  KitCgVal code = load_at(b, KIT_CG_PTR, sp, offsetof(KitEmuExit, code));
-  KitCgVal tpc = load_at(b, KIT_CG_I64, sp, offsetof(KitEmuExit, pc));
-  /* code is non-null whenever tpc matches: slots are linked and cleared whole */
-  KitCgVal ok = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_cmp(b, KIT_CG_EQ, tpc, next),
-                             kit_cg_cmp(b, KIT_CG_EQ, stop_flags(emu, b), kit_cg_iconst(b, KIT_CG_I64, 0)));
-  tail_or_return(emu, b, ok, code, cpu, next, slot);
+  emit_tail(b, load_at(b, KIT_CG_PTR, sp, offsetof(KitEmuExit, code)), cpu, sp);
 }
 
-/* an indirect jump's target code from the jump cache, NULL when that pc
- * has no LLVM code (yet): the chain of an indirect exit */
-int64_t (*kit_emu_chain_lookup(int64_t pc))(void *) {
+/* an indirect jump's target code from the jump cache, the exit stub when
+ * that pc has no LLVM code (yet): the chain of an indirect exit, one jump
+ * per site (qemu's lookup_and_goto_ptr) */
+KitEmuCode kit_emu_chain_lookup(int64_t pc) {
   KitEmuTcache *tc = kit_emu_current->tc;
   KitEmuCodeSlot *cs = &tc->cc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
   if (cs->pc == (uint64_t)pc && cs->code) return cs->code;
   const KitEmuBlock *b = tc->jc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_JC_SIZE - 1)];
-  if (!b || b->pc != (uint64_t)pc || !b->jit) return NULL;
-  *cs = (KitEmuCodeSlot){(uint64_t)pc, b->jit};
-  return b->jit;
+  if (!b || b->pc != (uint64_t)pc || !b->jit) return kit_emu_exit_stub;
+  *cs = (KitEmuCodeSlot){(uint64_t)pc, kit_emu_code(b->jit)};
+  return kit_emu_code(b->jit);
 }
 
-/* an indirect exit: look the target up in the jump cache and tail-call its
- * code when it has some and nothing needs the dispatcher; the jump is this
- * site's own, so the host predicts it per site (qemu's lookup_and_goto_ptr) */
-static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
+static void emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
   KitCgType pt[1] = {KIT_CG_I64};
-  KitCgVal code = kit_emu_call_helper(b, "kit_emu_chain_lookup", KIT_CG_PTR, pt, &next, 1);
-  KitCgVal ok = kit_cg_binop(b, KIT_CG_OP_AND,
-                             kit_cg_cmp(b, KIT_CG_NE, kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, code),
-                                        kit_cg_iconst(b, KIT_CG_I64, 0)),
-                             kit_cg_cmp(b, KIT_CG_EQ, stop_flags(emu, b), kit_cg_iconst(b, KIT_CG_I64, 0)));
-  tail_or_return(emu, b, ok, code, cpu, next, NULL);
+  emit_tail(b, kit_emu_call_helper(b, "kit_emu_chain_lookup", KIT_CG_PTR, pt, &next, 1), cpu,
+            host_const(b, NULL));
 }
 
 /* the block's end when it may chain: one slot per static target (the
  * taken and the fall-through side of a branch); indirect jumps look up */
 static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, const KitDecodedInsn *last) {
   if (last->flags & KIT_DECODE_INDIRECT) {
-    emit_indirect_exit(emu, b, cpu, next);
+    emit_indirect_exit(b, cpu, next);
     return true;
   }
   KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
   if (!s0) return false;
   if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {
-    emit_exit(emu, b, cpu, next, s0);
+    emit_exit(b, cpu, s0);
     return true;
   }
   KitEmuExit *s1 = kit_tcache_exit_new(emu->tc);
@@ -246,9 +260,9 @@ static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVa
   KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target)), taken, fall);
   kit_cg_builder_at(b, taken);
-  emit_exit(emu, b, cpu, kit_cg_iconst(b, KIT_CG_I64, last->target), s0);
+  emit_exit(b, cpu, s0);
   kit_cg_builder_at(b, fall);
-  emit_exit(emu, b, cpu, next, s1);
+  emit_exit(b, cpu, s1);
   return true;
 }
 
@@ -256,27 +270,35 @@ bool kit_emu_chaining(const KitEmu *emu) {
   return emu->opt.chain && !emu->hooks.tool_requires_dispatch && !(emu->opt.debug & KIT_EMU_DEBUG_EXEC);
 }
 
+/* what a translation is for: tier 0, or LLVM with chaining off, or LLVM
+ * with chaining (entry check; CHAIN_OUT: exits jump on too) */
+enum { FOR_TIER0, FOR_JIT, FOR_JIT_CHAIN_IN, FOR_JIT_CHAIN_OUT };
+
 static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
-                                  bool chain);
+                                  int mode);
 
 KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
                                    FILE *err) {
-  return translate_insns(emu, m, insns, n, err, false);
+  return translate_insns(emu, m, insns, n, err, FOR_TIER0);
 }
 
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err) {
   const KitDecodedInsn *last = &insns[n - 1];
-  bool chain = kit_emu_chaining(emu) &&
-               !(last->flags & (KIT_DECODE_SYSCALL | KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL | KIT_DECODE_FENCE_I));
-  return translate_insns(emu, m, insns, n, err, chain);
+  int mode = !kit_emu_chaining(emu) ? FOR_JIT
+             : last->flags & (KIT_DECODE_SYSCALL | KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL | KIT_DECODE_FENCE_I)
+                 ? FOR_JIT_CHAIN_IN
+                 : FOR_JIT_CHAIN_OUT;
+  return translate_insns(emu, m, insns, n, err, mode);
 }
 
 static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
-                                  bool chain) {
+                                  int mode) {
   char name[48];
   snprintf(name, sizeof name, "emu_block_%" PRIx64, insns[0].pc);
-  KitCgType pt[1] = {KIT_CG_PTR};
-  KitCgFunc *f = kit_cg_func_declare(m, name, KIT_CG_I64, pt, 1, false);
+  /* jitted blocks with chaining also take the exit slot they are entered
+   * through (for kit_emu_exit_stub) */
+  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_PTR};
+  KitCgFunc *f = kit_cg_func_declare(m, name, KIT_CG_I64, pt, mode >= FOR_JIT_CHAIN_IN ? 2 : 1, false);
   KitCgBuilder b;
   kit_cg_builder_init(&b, m, f);
   kit_cg_builder_at(&b, kit_cg_block_new(m, f));
@@ -285,6 +307,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_emu_seam_init(&s, emu, kit_cg_param(f, 0));
   /* where a host fault finds the block it stopped, chained LLVM blocks too */
   kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
+  if (mode >= FOR_JIT_CHAIN_IN) emit_entry_check(emu, &b, insns[0].pc);
   const KitEmuToolHooks *h = &emu->hooks;
   if (h->on_block_entry) {
     KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
@@ -310,7 +333,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
                       kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
     kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
-  if (chain) {
+  if (mode == FOR_JIT_CHAIN_OUT) {
     if (!emit_chain_exits(emu, &b, s.cpu, next, last)) {
       fprintf(err, "kit-emu: out of memory for exit slots\n");
       return NULL;
@@ -345,7 +368,12 @@ static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
   blk->ninsns = n;
   blk->insns = malloc(n * sizeof *blk->insns);
   memcpy(blk->insns, buf, n * sizeof *buf);
-  blk->end = buf[n - 1].pc + buf[n - 1].len;
+  blk->lo = pc;
+  blk->end = 0;
+  for (unsigned i = 0; i < n; i++) { /* a superblock's extent */
+    if (buf[i].pc < blk->lo) blk->lo = buf[i].pc;
+    if (buf[i].pc + buf[i].len > blk->end) blk->end = buf[i].pc + buf[i].len;
+  }
   char mname[48];
   snprintf(mname, sizeof mname, "block_%" PRIx64, pc);
   blk->m = kit_cg_module_new(mname);
@@ -365,7 +393,9 @@ static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
     }
   }
   if (emu->opt.debug & KIT_EMU_DEBUG_CG) kit_cg_print_func(blk->m, blk->f, emu->log);
-  for (uint64_t p = pc & ~(KIT_EMU_PAGE - 1); p < blk->end; p += KIT_EMU_PAGE) kit_aspace_mark_code(&emu->as, p);
+  for (unsigned i = 0; i < n; i++)
+    for (uint64_t p = buf[i].pc & ~(KIT_EMU_PAGE - 1); p < buf[i].pc + buf[i].len; p += KIT_EMU_PAGE)
+      kit_aspace_mark_code(&emu->as, p);
   kit_tcache_insert(emu->tc, blk);
   emu->stats.blocks_translated++;
   return blk;
@@ -374,6 +404,7 @@ static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
 /* ---- the dispatcher ------------------------------------------------------------------ */
 
 static void boundary(KitEmu *emu) {
+  emu->chain_stop = 0; /* first: whatever sets it after this is seen below or by the next entry check */
   if (emu->smc_n || emu->smc_overflow) {
     if (emu->smc_overflow) kit_tcache_flush(emu->tc);
     for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE);
@@ -393,10 +424,11 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
   emu->in_guest = 1;
   for (;;) {
     emu->last_exit = NULL;
-    uint64_t next = (uint64_t)blk->jit(emu->cpu);
+    uint64_t next = (uint64_t)kit_emu_code(blk->jit)(emu->cpu, NULL);
     emu->stats.blocks_executed++;
     emu->stats.jit_entries++;
-    if (emu->exited || emu->sync_pending || atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
+    if (emu->exited || emu->chain_stop || emu->sync_pending ||
+        atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
         emu->smc_n || emu->smc_overflow || tc->graveyard)
       break;
     KitEmuBlock *nb = tc->jc[(uint32_t)(next >> 1) & (KIT_EMU_JC_SIZE - 1)];

@@ -69,6 +69,10 @@ struct KitEmu {
    * handler -> dispatcher); overflow means flush everything */
   uint64_t smc_pages[16];
   volatile sig_atomic_t smc_n, smc_overflow;
+  /* set by whatever needs the dispatcher soon (a host signal, a write to
+   * translated code, a raised signal, an invalidation); jitted blocks that
+   * chain check it on entry; cleared at each dispatcher boundary */
+  volatile int32_t chain_stop;
 
   /* the pass pipeline over lifted blocks */
   struct {
@@ -133,8 +137,12 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
  * kit_emu_chaining allows (docs/emu.md, "Chaining"). */
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err);
 bool kit_emu_chaining(const KitEmu *emu);
-/* the LLVM code for pc from the jump cache, or NULL (an indirect exit's chain) */
-int64_t (*kit_emu_chain_lookup(int64_t pc))(void *);
+/* the LLVM code for pc from the jump cache, or the exit stub (an indirect exit's chain) */
+struct KitEmuExit;
+int64_t (*kit_emu_chain_lookup(int64_t pc))(void *, struct KitEmuExit *);
+/* where unlinked exits lead: notes the slot (emu->last_exit), returns the
+ * pc the block stored to the dispatcher */
+int64_t kit_emu_exit_stub(void *cpu, struct KitEmuExit *via);
 int kit_emu_exec_loop(KitEmu *emu);
 /* A load or store stopped the running block (emu->block_pc) after `retired`
  * instructions: count those (instret) and tell the tools (on_block_fault). */

@@ -53,7 +53,10 @@ static bool sync_only(int sig) { /* the emulator's own fault signals */
 
 static void on_async(int sig) {
   KitEmu *emu = kit_emu_current;
-  if (emu) atomic_fetch_or(&emu->async_pending, bit(sig));
+  if (emu) {
+    atomic_fetch_or(&emu->async_pending, bit(sig));
+    emu->chain_stop = 1;
+  }
 }
 
 static void on_fault(int sig, siginfo_t *si, void *ucv) {
@@ -69,6 +72,7 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
         kit_aspace_unmark_code(&emu->as, page);
         if (emu->smc_n < 16) emu->smc_pages[emu->smc_n++] = page;
         else emu->smc_overflow = 1;
+        emu->chain_stop = 1;
         return;
       }
     }
@@ -190,6 +194,7 @@ bool kit_emu_restart_after_signal(KitEmu *emu) {
 void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr) {
   if (sig <= 0 || sig >= KIT_EMU_NSIG) return;
   emu->sync_pending |= bit(sig);
+  emu->chain_stop = 1;
   if (sync_only(sig) && code > 0) {
     emu->fault_addr = addr;
     emu->fault_code = code;

@@ -79,7 +79,7 @@ void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b) {
   b->next = tc->buckets[h];
   tc->buckets[h] = b;
   tc->nblocks++;
-  if (!tc->code_hi || b->pc < tc->code_lo) tc->code_lo = b->pc;
+  if (!tc->code_hi || b->lo < tc->code_lo) tc->code_lo = b->lo;
   if (b->end > tc->code_hi) tc->code_hi = b->end;
   tc->jc[jc_slot(b->pc)] = b;
 }
@@ -97,6 +97,7 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
     tc->exits = c = n;
   }
   KitEmuExit *e = &c->slot[c->used++];
+  e->code = kit_emu_exit_stub;
   pthread_mutex_unlock(&tc->exits_mu);
   return e;
 }
@@ -104,7 +105,7 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
   e->target = b;
   e->pc = b->pc;
-  e->code = b->jit;
+  e->code = kit_emu_code(b->jit);
   tc->linked++;
 }
 
@@ -115,7 +116,7 @@ static void unlink_dead(KitEmuTcache *tc) {
   for (KitEmuExitChunk *c = tc->exits; c; c = c->next)
     for (unsigned i = 0; i < c->used; i++) {
       KitEmuExit *e = &c->slot[i];
-      if (e->target && e->target->dead) *e = (KitEmuExit){0};
+      if (e->target && e->target->dead) *e = (KitEmuExit){.code = kit_emu_exit_stub};
     }
   pthread_mutex_unlock(&tc->exits_mu);
 }
@@ -129,7 +130,7 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
     KitEmuBlock **pp = &tc->buckets[i];
     while (*pp) {
       KitEmuBlock *b = *pp;
-      if (b->pc < end && va < b->end) {
+      if (b->lo < end && va < b->end) {
         *pp = b->next;
         if (tc->jc[jc_slot(b->pc)] == b) tc->jc[jc_slot(b->pc)] = NULL;
         KitEmuCodeSlot *cs = &tc->cc[(uint32_t)(b->pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
@@ -147,6 +148,7 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
   }
   if (linked && tc->linked) unlink_dead(tc);
   if (any) {
+    tc->emu->chain_stop = 1;
     tc->generation++;
     tc->emu->stats.invalidations++;
   }

@@ -8,7 +8,8 @@
 #include "kit/cg_exec.h"
 
 typedef struct KitEmuBlock {
-  uint64_t pc, end;        /* guest bytes [pc, end) the block was decoded from */
+  uint64_t pc, end;        /* entry pc; end of the guest bytes the block was decoded from */
+  uint64_t lo;             /* their start: [lo, end) covers a superblock's jumps back too */
   uint32_t ninsns;
   KitDecodedInsn *insns;   /* owned: on_insn_retire points into it */
   KitCgModule *m;          /* tier 0: one module per block */
@@ -29,11 +30,17 @@ typedef struct KitEmuBlock {
  * allocated while a block is translated for LLVM (the address is a constant
  * in the code), live as long as the emulator, and are cleared when their
  * target is invalidated. */
-typedef struct KitEmuExit {
-  int64_t (*code)(void *cpu);
+typedef struct KitEmuExit KitEmuExit;
+/* jitted code with chaining: entered with the exit slot it is reached through */
+typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
+/* a block's code as chaining calls it (the second argument is extra for
+ * blocks translated without chaining, which ignore it) */
+static inline KitEmuCode kit_emu_code(int64_t (*jit)(void *)) { return (KitEmuCode)(void (*)(void))jit; }
+struct KitEmuExit {
+  KitEmuCode code;
   uint64_t pc;
   KitEmuBlock *target;
-} KitEmuExit;
+};
 
 #define KIT_EMU_EXITS_PER_CHUNK 4096u
 typedef struct KitEmuExitChunk {
@@ -49,7 +56,7 @@ typedef struct KitEmuExitChunk {
 #define KIT_EMU_CC_SIZE 4096u
 typedef struct KitEmuCodeSlot {
   uint64_t pc;
-  int64_t (*code)(void *cpu);
+  KitEmuCode code;
 } KitEmuCodeSlot;
 
 struct KitEmuTcache {

@@ -73,7 +73,7 @@ int rv_lift_i(RvLift *L) {
   case RV_AUIPC: rv_setx_const(L, rd, in->pc + (uint64_t)in->imm); return 0;
   case RV_JAL:
     rv_setx_const(L, rd, in->pc + in->len);
-    L->next = rv_c64(L, in->target);
+    if (!(in->flags & KIT_DECODE_FOLLOWED)) L->next = rv_c64(L, in->target);
     return 0;
   case RV_JALR:
     a = bin(L, KIT_CG_OP_AND, rv_addr(L), rv_c64(L, ~1ull)); /* read rs1 before rd may overwrite it */

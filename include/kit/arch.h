@@ -28,6 +28,9 @@ enum {
   KIT_DECODE_FP = 1 << 12,
   KIT_DECODE_CSR = 1 << 13,
   KIT_DECODE_FENCE_I = 1 << 14,
+  /* set by the emulator, not the decoder: a direct jump whose block goes on
+   * at the target (a superblock), so the lifter only links rd */
+  KIT_DECODE_FOLLOWED = 1 << 15,
 };
 
 /* One decoded instruction, ISA-neutral on the outside. */

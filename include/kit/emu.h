@@ -114,8 +114,9 @@ void kit_emu_free(KitEmu *emu);
 int kit_emu_run(KitEmu *emu);
 
 /* The pass pipeline over lifted code: each pass transforms a freshly lifted
- * block function (i64 emu_block_<pc>(ptr cpu)) in module m before it is
- * verified and run; the ASan pass over guest code plugs in here. Passes run
+ * block function (i64 emu_block_<pc>(ptr cpu), with a second ptr parameter,
+ * the exit slot it was entered through, when compiled for chaining) in
+ * module m before it is verified and run; the ASan pass over guest code plugs in here. Passes run
  * in the order added, for tier 0 and again when the block is re-lifted for
  * LLVM (possibly on the JIT worker thread: keep shared state thread-safe).
  * Nonzero refuses the block: the guest gets SIGILL at its pc. At most 8. */
