@@ -73,9 +73,10 @@ digest_bzip2() { cksum <"$1/work/c.bz2"; cmp -s "$1/work/d" "$1/work/input" && e
 digest_hello() { sort -u "$1/out"; }
 digest_compile() { find "$1/work" -name '*.o' -size +0 | wc -l | sed 's/$/ objects/'; }
 
-# compiled rows at the native size, then valgrind and emulator rows at the tool size
-rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
-  local wl=$1 sn=$2 st=$3 cfg ref="" tref qref st_rv
+# compiled rows at the native size, valgrind rows at the tool size, emulator
+# rows at the emulator size (each with a gcc -O2 row at its size)
+rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
+  local wl=$1 sn=$2 st=$3 se=${4:-$3} cfg ref="" tref qref st_rv
   local -a cfgs=(gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan)
   [ "$wl" != hello ] || cfgs=(gcc clang kitcc)
   local extra=""
@@ -103,6 +104,12 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
     ROW_ONCE=$ONCE row_add "$wl" "valgrind callgrind (gcc -O2 build)" "$input" "$tref" "$tref" "$(full_only "$wl" "$(both "$(need valgrind)" "$gst")")" "${CMD[@]}"
   fi
 
+  if [ "$se" != "$st" ]; then
+    st=$se input=$(size_label "$wl" "$se")
+    set_cmd "$wl" "$st" "$BENCH_BUILD/gcc/$wl/bin"
+    ROW_REPEAT=$rep row_add "$wl" "gcc -O2$extra (at the emulator size)" "$input" "" "" "$gst" "${CMD[@]}"
+    tref=$LAST_ROW
+  fi
   st_rv=$(cfg_status rv "$wl")
   local s=$BENCH_BUILD/rv/$wl/bin-static d=$BENCH_BUILD/rv/$wl/bin-dynamic
   set_cmd "$wl" "$st" "$s" qemu-riscv64
@@ -128,9 +135,9 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE
 }
 
 rows_hello() { rows_program hello "$HELLO_N" "$HELLO_T"; }
-rows_lua() { rows_program lua "$LUA_N" "$LUA_T"; }
-rows_sqlite() { rows_program sqlite "$SQL_N" "$SQL_T"; }
-rows_bzip2() { rows_program bzip2 "$BZ_N" "$BZ_T"; }
+rows_lua() { rows_program lua "$LUA_N" "$LUA_T" "$LUA_E"; }
+rows_sqlite() { rows_program sqlite "$SQL_N" "$SQL_T" "$SQL_E"; }
+rows_bzip2() { rows_program bzip2 "$BZ_N" "$BZ_T" "$BZ_E"; }
 
 # compile time, one compiler process per file in turn (single-threaded), with the
 # flags of the workload's build: the sqlite3 amalgamation, or (--quick) Lua's
