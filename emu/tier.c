@@ -70,9 +70,15 @@ static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
   char name[32];
   snprintf(name, sizeof name, "jit_batch_%u", t->batch_seq++);
   /* LLVM is loaded and the JIT made here, on the first batch: start-up and
-   * runs that never get hot do without it */
-  if (!t->jit && !(t->jit = kit_emu_jit_new(emu->opt.tier == KIT_EMU_TIER_JIT ? 0 : (1 | KIT_JIT_FAST_CODEGEN | KIT_JIT_LIGHT_OPT),
-                                            kit_emu_resolve, emu, emu->log))) {
+   * runs that never get hot do without it. No IR pipeline and the fast code
+   * generator (opt 0): an IR pass costs more compile time than it saves in
+   * run time (docs/emu.md, "Compile cost"); LLVM's verifier checks the
+   * lowering, not the guest: in tests (--tier=1) and under -d (not stats or
+   * perfmap, which measure) only. */
+  int jit_flags = KIT_JIT_NO_UNWIND;
+  if (emu->opt.tier != KIT_EMU_TIER_JIT && !(emu->opt.debug & ~(KIT_EMU_DEBUG_STATS | KIT_EMU_DEBUG_PERFMAP)))
+    jit_flags |= KIT_JIT_NO_VERIFY;
+  if (!t->jit && !(t->jit = kit_emu_jit_new(jit_flags, kit_emu_resolve, emu, emu->log))) {
     t->jit_failed = true;
     for (unsigned i = 0; i < n; i++) jobs[i].fn = NULL;
     return -1;

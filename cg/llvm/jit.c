@@ -11,7 +11,6 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Orc.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +26,7 @@ struct KitJit {
   LLVMOrcThreadSafeContextRef tsc;
   LLVMTargetMachineRef tm; /* layout for lowering, target for the passes */
   int opt_level;
-  bool light; /* KIT_JIT_LIGHT_OPT: the short pipeline instead of default<On> */
+  int lower_flags; /* KIT_JIT_NO_UNWIND, KIT_JIT_NO_VERIFY */
   /* Modules added since the last lookup, linked into one at the lookup:
    * LLJIT pays about half a millisecond per module it compiles (it rebuilds
    * the codegen pipeline each time), so a batch of adds compiles as one. */
@@ -119,8 +118,8 @@ static void on_diag(LLVMDiagnosticInfoRef di, void *ctx) {
 KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err) {
   kit_llvm__init();
   KitJit *j = calloc(1, sizeof *j);
-  int level = opt_level & ~(KIT_JIT_FAST_CODEGEN | KIT_JIT_LIGHT_OPT);
-  j->light = opt_level & KIT_JIT_LIGHT_OPT;
+  int level = opt_level & ~(KIT_JIT_FAST_CODEGEN | KIT_JIT_NO_UNWIND | KIT_JIT_NO_VERIFY);
+  j->lower_flags = opt_level & (KIT_JIT_NO_UNWIND | KIT_JIT_NO_VERIFY);
   j->opt_level = level < 0 ? 0 : level > 3 ? 3 : level;
   j->resolve = resolve;
   j->user = user;
@@ -277,8 +276,8 @@ int kit_jit_add(KitJit *j, KitCgModule *m, FILE *err) {
   snprintf(tagstr, sizeof tagstr, "%u", tag);
   bool inits = m->nctors || m->ndtors;
   LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(j->tsc);
-  LLVMModuleRef mod =
-      kit_llvm__lower(m, ctx, j->tm, KIT_TARGET_X86_64_LINUX, false, NULL, true, inits ? tagstr : NULL, err);
+  LLVMModuleRef mod = kit_llvm__lower(m, ctx, j->tm, KIT_TARGET_X86_64_LINUX, false, NULL, true, j->lower_flags,
+                                      inits ? tagstr : NULL, err);
   if (!mod) return 1;
   const char *dup = clash(j, mod, false);
   if (dup) {
@@ -328,13 +327,6 @@ static LLVMModuleRef merge_pending(KitJit *j, FILE *err) {
   return mod;
 }
 
-/* KIT_JIT_LIGHT_OPT: the cleanup that pays for itself on lifted code (CSE of
- * CPU-state loads and constant addresses, instcombine). No simplifycfg: it
- * would merge the returns of a function into one block, and a tail call
- * followed by a branch to a shared return is no tail call any more (the
- * emulator's chaining relies on them). */
-#define LIGHT_PIPELINE "function(early-cse,instcombine)"
-
 /* Optimise the pending batch and hand it to LLJIT (which compiles it at the
  * first lookup of one of its symbols). */
 static int flush(KitJit *j, FILE *err) {
@@ -342,16 +334,7 @@ static int flush(KitJit *j, FILE *err) {
   LLVMModuleRef mod = merge_pending(j, err);
   if (!mod) return 1;
   /* O0 skips the pipeline (latency) unless something must be inlined */
-  if (j->light && j->opt_level > 0 && !j->pending_inline) {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, LIGHT_PIPELINE, j->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (e) {
-      report(e, err, "optimisation failed");
-      LLVMDisposeModule(mod);
-      return 1;
-    }
-  } else if ((j->opt_level > 0 || j->pending_inline) && kit_llvm__optimize(mod, j->tm, j->opt_level, false, err)) {
+  if ((j->opt_level > 0 || j->pending_inline) && kit_llvm__optimize(mod, j->tm, j->opt_level, false, err)) {
     LLVMDisposeModule(mod);
     return 1;
   }

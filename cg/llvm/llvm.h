@@ -21,6 +21,7 @@ typedef struct KitLower {
   int nerrs;
   bool f80_told;
   bool jit;
+  bool no_unwind; /* KIT_JIT_NO_UNWIND */
   LLVMValueRef *syms;    /* LLVM value of each CG symbol */
   LLVMValueRef *tlsctl;  /* JIT: per CG symbol, the control object of a TLS global (else NULL) */
   LLVMValueRef tls_get;  /* JIT: the declaration of __kit_tls_get, once used */
@@ -54,9 +55,11 @@ typedef struct KitLower {
  * global @x becomes an ordinary global holding the initial image, plus a
  * control object "__kit_tls.x" = {i64 size, i64 align, ptr image, i64 key};
  * its address is __kit_tls_get(&control), this thread's copy (jit_tls.c).
- * Returns NULL and writes messages on err on failure. */
+ * jit_flags: KIT_JIT_NO_UNWIND, KIT_JIT_NO_VERIFY of kit_jit_new (0 ahead of
+ * time). Returns NULL and writes messages on err on failure. */
 LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMachineRef tm, KitTarget target,
-                              bool debug_info, const char *source_name, bool jit, const char *init_tag, FILE *err);
+                              bool debug_info, const char *source_name, bool jit, int jit_flags, const char *init_tag,
+                              FILE *err);
 
 /* Lower the body of one function (lower_inst.c). Returns the number of errors. */
 int kit_llvm__lower_body(KitLower *l, KitCgFunc *f, LLVMValueRef fn);

@@ -148,10 +148,17 @@ static void func_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef fn) {
     if (f->attrs & fa[i].bit) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, fa[i].name));
   kit_llvm__param_attrs(l, f, fn, false);
   if (kit_cg_func_is_decl(f)) return;
-  /* asynchronous unwind tables (2) even when nounwind, as clang on x86-64: debuggers
-   * and unwinders walk through every frame */
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(l->ctx, LLVMGetEnumAttributeKindForName("uwtable", 7), 2));
+  if (l->no_unwind) {
+    /* the emulator's blocks: nothing unwinds through them, and the CFI of
+     * unwind tables is a measurable part of their compile time */
+    if (!(f->attrs & KIT_CG_FA_NOUNWIND))
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kit_llvm__attr(l->ctx, "nounwind"));
+  } else {
+    /* asynchronous unwind tables (2) even when nounwind, as clang on x86-64: debuggers
+     * and unwinders walk through every frame */
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(l->ctx, LLVMGetEnumAttributeKindForName("uwtable", 7), 2));
+  }
   /* the sanitizer runtime unwinds by frame pointer (KitLlvmOptions.omit_frame_pointer
    * drops it again for optimised code without sanitizers) */
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(l->ctx, "frame-pointer", 13, "all", 3));
@@ -511,8 +518,10 @@ static void create_symbols(KitLower *l) {
 }
 
 LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMachineRef tm, KitTarget target,
-                              bool debug_info, const char *source_name, bool jit, const char *init_tag, FILE *err) {
+                              bool debug_info, const char *source_name, bool jit, int jit_flags, const char *init_tag,
+                              FILE *err) {
   KitLower L = {.m = m, .ctx = ctx, .target = target, .err = err, .jit = jit}, *l = &L;
+  l->no_unwind = jit_flags & KIT_JIT_NO_UNWIND;
   l->mod = LLVMModuleCreateWithNameInContext(kit_cg_strget(m, m->name), ctx);
   char *triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(l->mod, triple);
@@ -558,7 +567,7 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
   free(l->tlsctl);
   free(l->ftypes);
   free(l->difiles);
-  if (!l->nerrs) {
+  if (!l->nerrs && !(jit_flags & KIT_JIT_NO_VERIFY)) {
     char *msg = NULL;
     if (LLVMVerifyModule(l->mod, LLVMReturnStatusAction, &msg)) {
       if (err) fprintf(err, "llvm: internal error: the lowered module does not verify:\n%s", msg);

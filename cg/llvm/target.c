@@ -98,7 +98,7 @@ static LLVMModuleRef build(KitCgModule *m, const KitLlvmOptions *opt, LLVMContex
   if (!*tm) return NULL;
   *ctx = LLVMContextCreate();
   LLVMModuleRef mod =
-      kit_llvm__lower(m, *ctx, *tm, opt->target, opt->debug_info, opt->source_name, false, NULL, err);
+      kit_llvm__lower(m, *ctx, *tm, opt->target, opt->debug_info, opt->source_name, false, 0, NULL, err);
   if (mod && opt->omit_frame_pointer)
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
       LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "frame-pointer", 13);

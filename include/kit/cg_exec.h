@@ -94,10 +94,13 @@ typedef struct KitJit KitJit;
  * optimisation); for the emulator's hot code, most of the speed of -O1/-O2 code
  * at a fraction of its compile time (docs/cg.md has the numbers). */
 #define KIT_JIT_FAST_CODEGEN 0x100
-/* Or'ed in: instead of default<On>, a short function pipeline (early CSE,
- * instcombine) for code whose compile time matters more than
- * its last few percent (the emulator's tier 1: docs/emu.md has the numbers). */
-#define KIT_JIT_LIGHT_OPT 0x200
+/* Or'ed in by the emulator's tier 1, for code that only its own dispatcher
+ * calls and that is left by a return or a siglongjmp: functions are nounwind
+ * without unwind tables (no CFI, no .eh_frame), and lowered modules skip
+ * LLVM's verifier. Each costs compile time per function (docs/emu.md,
+ * "Compile cost"). */
+#define KIT_JIT_NO_UNWIND 0x400
+#define KIT_JIT_NO_VERIFY 0x800
 /* An in-process ORC LLJIT for the host. Externals resolve through `resolve`
  * first, then through the process's own symbols (atexit and the other
  * libc_nonshared.a functions included); a weak declaration none of these
