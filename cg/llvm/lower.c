@@ -161,7 +161,10 @@ static void func_attrs(KitLower *l, const KitCgFunc *f, LLVMValueRef fn) {
   }
   /* the sanitizer runtime unwinds by frame pointer (KitLlvmOptions.omit_frame_pointer
    * drops it again for optimised code without sanitizers) */
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(l->ctx, "frame-pointer", 13, "all", 3));
+  /* (the emulator's blocks, KIT_JIT_NO_UNWIND, go without: nothing walks
+   * their frames, and the push/pop is a measurable part of a short block) */
+  if (!l->no_unwind)
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(l->ctx, "frame-pointer", 13, "all", 3));
   if (l->target == KIT_TARGET_RISCV64_LINUX) {
     const char *feat = "+m,+a,+f,+d,+c";
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
