@@ -463,11 +463,13 @@ static void from_slot(KitCgScalar *v, KitCgType t, const Slot *s, bool sext) {
 int kit_interp_call(KitInterp *ip, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs, KitCgScalar ret[2]) {
   if (!ip || !f) return 1;
   if (!args) nargs = 0;
-  Fn *fn = kit_interp__fn(ip, f);
+  Fn *fn = ip->last_f == f ? ip->last_fn : kit_interp__fn(ip, f);
   if (!fn) {
     kit_interp__msg(ip, NULL, NULL, "kit_interp_call: function is not part of this interpreter's module");
     return 1;
   }
+  ip->last_f = f;
+  ip->last_fn = fn;
   if (__atomic_load_n(&fn->state, __ATOMIC_ACQUIRE) != 1 && kit_interp__decode(ip, fn)) return 1;
   Ctx *cx = kit_interp__ctx();
   if (!cx) {
