@@ -1,10 +1,21 @@
-/* emu/seam.c — the memory seam (see seam.h): every guest access of lifted
- * code is bounds-checked against the guest window; failing checks leave the
- * block through one shared fault exit; a memory tool gets a call instead. */
+/* emu/seam.c — the memory seam (see seam.h): a lifted guest access reaches
+ * the window without a branch (out-of-window addresses are clamped into the
+ * guard after it and fault on the host); with a memory tool or a pass over
+ * lifted code it is checked instead, and failing checks leave the block
+ * through one shared fault exit. */
 #include <stddef.h>
 #include <string.h>
 
 #include "seam.h"
+
+/* Out-of-window addresses become this window offset, past the window end in
+ * the guard. Not the end itself: LLVM's instcombine (whenever an IR pipeline
+ * runs) turns `addr < size ? addr : size` into llvm.umin, which the fast
+ * instruction selector leaves to a SelectionDAG of its own (per access);
+ * with another constant the select stays a cmp and a cmov. */
+#define SEAM_CLAMP 64
+/* the widest guest access (rv64: 8 bytes; 16 for room) stays in the guard */
+_Static_assert(SEAM_CLAMP + 16 <= KIT_EMU_GUARD, "the guard holds a clamped access");
 
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n) {
@@ -21,6 +32,34 @@ int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
   const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
   kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
   return (int64_t)emu->arch->get_pc(cpu);
+}
+
+/* the decoded instruction at pc, as translation decoded it (false if pc is
+ * not in executable memory or does not decode) */
+static bool decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
+  const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
+  if (!r || !(r->prot & KIT_EMU_PROT_EXEC)) return false;
+  uint64_t avail = r->end - pc;
+  if (avail < emu->arch->max_insn_len) { /* it may continue into the next executable region */
+    const KitEmuRegion *r2 = kit_aspace_find(&emu->as, r->end);
+    if (r2 && (r2->prot & KIT_EMU_PROT_EXEC)) avail += r2->end - r2->start;
+  }
+  if (avail > emu->arch->max_insn_len) avail = emu->arch->max_insn_len;
+  return emu->arch->decode(kit_aspace_host(&emu->as, pc), avail, pc, in) != 0;
+}
+
+/* Called from the host fault handler (async-signal-safe: lookups and
+ * arithmetic). In the guard the host address says nothing about a clamped
+ * access, so the faulting instruction does: the pc field is exact and the
+ * lifter flushed the registers before the access. An access that began
+ * inside the window and ran past its end keeps the host's address (the
+ * first byte past the end), as before the clamp. */
+uint64_t kit_emu_seam_fault_addr(KitEmu *emu, uint64_t ga) {
+  if (ga < emu->as.size || !emu->arch->mem_addr) return ga;
+  KitDecodedInsn in;
+  uint64_t ea;
+  if (!decode_at(emu, emu->arch->get_pc(emu->cpu), &in) || !emu->arch->mem_addr(emu->cpu, &in, &ea)) return ga;
+  return ea >= emu->as.size ? ea : ga;
 }
 
 /* the checked path taken while a memory tool is active: host pointer or NULL */
@@ -57,13 +96,11 @@ void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b) {
   if (s->nfault) emit_fault_exit(s, b, s->fault, s->fault_addr, s->fault_from, s->nfault);
 }
 
-static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
-                          uint64_t pc) {
-  KitEmuSeam *s = env->user;
+/* the checked form: a memory tool's call, or the window check, and a
+ * branch to the fault exit when it fails */
+static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
+                             KitCgVal pcv) {
   KitEmu *emu = s->emu;
-  KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
-  /* the pc field stays exact at every access, so a host fault knows where it is */
-  kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
   KitCgVal host, ok;
   if (emu->hooks.on_mem_access) {
     KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
@@ -92,6 +129,25 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
   }
   kit_cg_builder_at(b, good);
   return host;
+}
+
+static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
+                          uint64_t pc) {
+  KitEmuSeam *s = env->user;
+  KitEmu *emu = s->emu;
+  KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
+  /* the pc field stays exact at every access, so a host fault knows where it is */
+  kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
+  /* a pass may index its own state by the host address (ASan's shadow covers
+   * the window, not the guard): it must not see a clamped one */
+  if (emu->hooks.on_mem_access || emu->npasses) return checked_addr(s, b, addr, size, is_write, pcv);
+  /* no branch: a block stays one basic block, which is what lets LLVM's fast
+   * register allocator keep values in registers across accesses */
+  KitCgVal in = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
+  KitCgVal off = kit_cg_select(b, in, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size + SEAM_CLAMP));
+  KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
+                              kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
+  return kit_cg_ptradd(b, base, off);
 }
 
 static KitCgVal seam_load(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal addr, uint64_t pc) {

@@ -1,6 +1,8 @@
 /* emu/seam.h — the memory seam: how lifted guest loads and stores reach the
- * guest window (bounds, the fault exit, a memory tool's checked path). The
- * lifter calls it through KitLiftEnv; translation owns one per block. */
+ * guest window (branch-free, out-of-window addresses clamped into the guard;
+ * or checked with a fault exit when a memory tool or a pass is active) and
+ * how a host fault in the guard gets its guest address back. The lifter
+ * calls it through KitLiftEnv; translation owns one per block. */
 #ifndef KIT_EMU_SEAM_H
 #define KIT_EMU_SEAM_H
 
@@ -10,10 +12,10 @@
 #define KIT_EMU_MAX_BLOCK_INSNS 64
 #define KIT_EMU_SEAM_MAX_FAULTS (2 * KIT_EMU_MAX_BLOCK_INSNS)
 
-/* The failing checks of a block all branch to one fault exit (a phi of the
- * address, the call, the return), emitted by seam_finish: one block and one
- * call per block instead of per access keeps tier 0's CG and decoded code
- * small (docs/emu.md, "Start-up"). */
+/* In the checked form the failing checks of a block all branch to one
+ * fault exit (a phi of the address, the call, the return), emitted by
+ * seam_finish: one block and one call per block instead of per access keeps
+ * tier 0's CG and decoded code small (docs/emu.md, "Start-up"). */
 typedef struct KitEmuSeam {
   KitLiftEnv env;
   KitEmu *emu;
@@ -32,6 +34,11 @@ void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b);
 /* a call of the helper NAME (declared in b's module on first use) */
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n);
+
+/* The guest address of a host fault at window offset ga (the window or its
+ * guard), for the fault handler: in the guard, the faulting instruction's
+ * own address when the seam clamped it. */
+uint64_t kit_emu_seam_fault_addr(KitEmu *emu, uint64_t ga);
 
 /* helpers lifted code calls by name (kit_emu_resolve) */
 int64_t kit_emu_mem_fault(void *cpu, int64_t addr);

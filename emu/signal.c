@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "seam.h"
 #include "syscall.h"
 
 enum { RV_SIG_DFL = 0, RV_SIG_IGN = 1 };
@@ -76,6 +77,7 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
         return;
       }
     }
+    ga = kit_emu_seam_fault_addr(emu, ga); /* a clamped out-of-window access: its own address */
     const KitEmuRegion *r = ga < emu->as.size ? kit_aspace_find(&emu->as, ga) : NULL;
     emu->in_guest = 0;
     kit_emu_raise(emu, sig == SIGBUS ? SIGBUS : SIGSEGV, r ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */, ga);

@@ -26,6 +26,15 @@ static uint64_t get_pc(const void *cpu) { return ((const KitRv64Cpu *)cpu)->pc; 
 static void set_pc(void *cpu, uint64_t pc) { ((KitRv64Cpu *)cpu)->pc = pc; }
 static void retire(void *cpu, uint64_t n) { ((KitRv64Cpu *)cpu)->instret += n; }
 
+/* loads, stores (compressed ones expanded by the decoder) and FP ones access
+ * rs1 + imm; LR, SC and AMOs access rs1 */
+static bool mem_addr(const void *cpu, const KitDecodedInsn *in, uint64_t *addr) {
+  if (!(in->flags & (KIT_DECODE_MEM_LOAD | KIT_DECODE_MEM_STORE))) return false;
+  uint64_t off = in->flags & KIT_DECODE_ATOMIC ? 0 : (uint64_t)in->imm;
+  *addr = get_reg(cpu, in->rs1 & 31) + off;
+  return true;
+}
+
 const KitArch kit_arch_rv64 = {
     .name = "riscv64",
     .elf_machine = 243, /* EM_RISCV */
@@ -39,4 +48,5 @@ const KitArch kit_arch_rv64 = {
     .get_pc = get_pc,
     .set_pc = set_pc,
     .retire = retire,
+    .mem_addr = mem_addr,
 };

@@ -29,8 +29,12 @@ enum {
   KIT_DECODE_CSR = 1 << 13,
   KIT_DECODE_FENCE_I = 1 << 14,
   /* set by the emulator, not the decoder: a direct jump whose block goes on
-   * at the target (a superblock), so the lifter only links rd */
+   * at the target (a superblock), so the lifter only links rd; on a
+   * conditional branch, the block goes on at the fall-through (or, with
+   * FOLLOW_TAKEN, at the target) and the other side leaves through
+   * KitLiftEnv.exit (a side exit) */
   KIT_DECODE_FOLLOWED = 1 << 15,
+  KIT_DECODE_FOLLOW_TAKEN = 1 << 16,
 };
 
 /* One decoded instruction, ISA-neutral on the outside. */
@@ -61,6 +65,10 @@ struct KitLiftEnv {
   /* Host address of guest address `addr` after the window check, for atomics
    * (the emulator may also route atomics through helpers); may emit a fault path. */
   KitCgVal (*host_addr)(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write, uint64_t pc);
+  /* End the current CG block by leaving the guest block for guest pc `next`
+   * (a side exit; the CPU state, pc included, is already stored); NULL:
+   * `ret next`. */
+  void (*exit)(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
 };
 
 /* Guest events the emulator must handle are lifted as calls to external
@@ -104,6 +112,13 @@ typedef struct KitArch {
    * count at its block-entry value until the block ends; when a load or
    * store faults midway, the emulator adds the instructions before it. */
   void (*retire)(void *cpu, uint64_t n);
+  /* The guest address the load, store or atomic `insn` accesses, from the
+   * CPU state before it executes (its registers as the lifter flushed them
+   * before the access); false if insn does not access memory. A host fault
+   * in the guard after the window asks it: the memory seam clamps
+   * out-of-window addresses to the guard, so the host address no longer
+   * says which one the guest used (docs/emu.md, "The guest window"). */
+  bool (*mem_addr)(const void *cpu, const KitDecodedInsn *insn, uint64_t *addr);
 } KitArch;
 
 extern const KitArch kit_arch_rv64;
