@@ -154,6 +154,10 @@ void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
 uint32_t kit_emu_fault_retired(KitEmu *emu) {
   KitDecodedInsn buf[MAX_BLOCK_INSNS];
   uint64_t pc = emu->arch->get_pc(emu->cpu);
+  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, emu->block_pc);
+  if (b && b->jit && b->jit_insns) /* what the LLVM code was made from: possibly a trace */
+    for (unsigned i = 0; i < b->jit_ninsns; i++)
+      if (b->jit_insns[i].pc == pc) return i;
   unsigned n = decode_block(emu, emu->block_pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
   for (unsigned i = 0; i < n; i++)
     if (buf[i].pc == pc) return i;
@@ -242,6 +246,15 @@ static void emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
             host_const(b, NULL));
 }
 
+/* a side exit of a trace (KitLiftEnv.exit): through its own slot when the
+ * block chains, else back to the dispatcher */
+typedef struct Xlate {
+  KitEmuSeam seam; /* first: the seam's callbacks take env->user as theirs */
+  int mode;
+} Xlate;
+
+static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
+
 /* the block's end when it may chain: one slot per static target (the
  * taken and the fall-through side of a branch); indirect jumps look up */
 static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, const KitDecodedInsn *last) {
@@ -264,6 +277,49 @@ static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVa
   kit_cg_builder_at(b, fall);
   emit_exit(b, cpu, s1);
   return true;
+}
+
+/* ---- traces ------------------------------------------------------------------------ */
+
+/* A hot block is compiled as a trace (a superblock along its likely path):
+ * while the block ends in a conditional branch that went one way at least
+ * TRACE_BIAS of its tier-0 runs, the block that side leads to is appended
+ * and the branch becomes a side exit for the other side (lifted by the
+ * arch, which calls KitLiftEnv.exit). pcs stay unique in a trace (the fault
+ * path finds the faulting instruction's index by pc), and it stays within
+ * MAX_BLOCK_INSNS. Not under tools: blocks and edges are what they watch. */
+#define TRACE_BIAS_NUM 15
+#define TRACE_BIAS_DEN 16
+#define TRACE_MIN_RUNS 32
+
+KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
+  KitDecodedInsn *v = malloc(MAX_BLOCK_INSNS * sizeof *v);
+  if (!v) return NULL;
+  unsigned n = b->ninsns < MAX_BLOCK_INSNS ? b->ninsns : MAX_BLOCK_INSNS;
+  memcpy(v, b->insns, n * sizeof *v);
+  const KitEmuBlock *cur = b;
+  while (!emu->have_hooks && !emu->opt.single_step) {
+    KitDecodedInsn *last = &v[n - 1];
+    uint32_t runs = cur->taken + cur->fall;
+    if (!(last->flags & KIT_DECODE_BRANCH) || !last->target || runs < TRACE_MIN_RUNS) break;
+    bool taken;
+    if ((uint64_t)cur->taken * TRACE_BIAS_DEN >= (uint64_t)runs * TRACE_BIAS_NUM) taken = true;
+    else if ((uint64_t)cur->fall * TRACE_BIAS_DEN >= (uint64_t)runs * TRACE_BIAS_NUM) taken = false;
+    else break;
+    uint64_t to = taken ? last->target : last->pc + last->len;
+    const KitEmuBlock *s = kit_tcache_lookup(emu->tc, to);
+    if (!s || n + s->ninsns > MAX_BLOCK_INSNS) break;
+    bool repeat = false;
+    for (unsigned i = 0; i < s->ninsns && !repeat; i++)
+      for (unsigned j = 0; j < n && !repeat; j++) repeat = v[j].pc == s->insns[i].pc;
+    if (repeat) break;
+    last->flags |= KIT_DECODE_FOLLOWED | (taken ? KIT_DECODE_FOLLOW_TAKEN : 0);
+    memcpy(v + n, s->insns, s->ninsns * sizeof *v);
+    n += s->ninsns;
+    cur = s;
+  }
+  *n_out = n;
+  return v;
 }
 
 bool kit_emu_chaining(const KitEmu *emu) {
@@ -303,8 +359,10 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_cg_builder_init(&b, m, f);
   kit_cg_builder_at(&b, kit_cg_block_new(m, f));
   b.loc = (KitCgLoc){.pc = insns[0].pc};
-  KitEmuSeam s;
-  kit_emu_seam_init(&s, emu, kit_cg_param(f, 0));
+  Xlate x = {.mode = mode};
+  kit_emu_seam_init(&x.seam, emu, kit_cg_param(f, 0));
+  x.seam.env.exit = side_exit;
+  KitEmuSeam *sp = &x.seam;
   /* where a host fault finds the block it stopped, chained LLVM blocks too */
   kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
   if (mode >= FOR_JIT_CHAIN_IN) emit_entry_check(emu, &b, insns[0].pc);
@@ -317,13 +375,13 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   KitCgVal next = 0;
   if (h->on_insn_retire && h->want_insn_retire) {
     for (unsigned i = 0; i < n; i++) {
-      if (emu->arch->lift(&s.env, &b, s.cpu, &insns[i], 1, &next) < 0) goto fail;
+      if (emu->arch->lift(&sp->env, &b, sp->cpu, &insns[i], 1, &next) < 0) goto fail;
       KitCgType rt[1] = {KIT_CG_PTR};
       KitCgVal ra[1] = {kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
                                     kit_cg_iconst(&b, KIT_CG_I64, (uint64_t)(uintptr_t)&insns[i]))};
       kit_emu_call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
     }
-  } else if (emu->arch->lift(&s.env, &b, s.cpu, insns, n, &next) < 0) {
+  } else if (emu->arch->lift(&sp->env, &b, sp->cpu, insns, n, &next) < 0) {
     goto fail;
   }
   const KitDecodedInsn *last = &insns[n - 1];
@@ -334,14 +392,14 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
   if (mode == FOR_JIT_CHAIN_OUT) {
-    if (!emit_chain_exits(emu, &b, s.cpu, next, last)) {
+    if (!emit_chain_exits(emu, &b, sp->cpu, next, last)) {
       fprintf(err, "kit-emu: out of memory for exit slots\n");
       return NULL;
     }
   } else {
     kit_cg_ret(&b, next);
   }
-  kit_emu_seam_finish(&s, &b);
+  kit_emu_seam_finish(sp, &b);
   for (unsigned i = 0; i < emu->npasses; i++)
     if (emu->passes[i].fn(emu->passes[i].user, m, f) != 0) {
       fprintf(err, "kit-emu: a pass refused the block at 0x%" PRIx64 "\n", insns[0].pc);
@@ -357,6 +415,13 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
 fail:
   fprintf(err, "kit-emu: cannot lift the block at 0x%" PRIx64 "\n", insns[0].pc);
   return NULL;
+}
+
+static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next) {
+  Xlate *x = env->user;
+  KitEmuExit *slot = x->mode == FOR_JIT_CHAIN_OUT ? kit_tcache_exit_new(x->seam.emu->tc) : NULL;
+  if (slot) emit_exit(b, x->seam.cpu, slot);
+  else kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, next));
 }
 
 static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
@@ -472,9 +537,14 @@ int kit_emu_exec_loop(KitEmu *emu) {
     running = blk;
     bool was_jit = blk->jit != NULL;
     emu->in_guest = 1;
-    kit_tier_run(emu, blk);
+    uint64_t next = kit_tier_run(emu, blk);
     emu->in_guest = 0;
     running = NULL;
+    const KitDecodedInsn *last = &blk->insns[blk->ninsns - 1];
+    if (!was_jit && (last->flags & KIT_DECODE_BRANCH)) { /* for traces */
+      if (next == last->target) blk->taken++;
+      else blk->fall++;
+    }
     emu->stats.blocks_executed++;
     if (was_jit || (blk->jit && emu->opt.tier == KIT_EMU_TIER_JIT)) emu->stats.jit_entries++;
     else emu->stats.tier0_runs++;

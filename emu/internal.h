@@ -137,6 +137,11 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
  * kit_emu_chaining allows (docs/emu.md, "Chaining"). */
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err);
 bool kit_emu_chaining(const KitEmu *emu);
+/* The instructions to compile for the block at b (a KitEmuBlock): the block,
+ * then the blocks its conditional branches led to in tier 0 at least
+ * TRACE_BIAS of the time (exec.c, "Traces"); malloc'd, *n set. */
+struct KitEmuBlock;
+KitDecodedInsn *kit_emu_trace(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 /* the LLVM code for pc from the jump cache, or the exit stub (an indirect exit's chain) */
 struct KitEmuExit;
 int64_t (*kit_emu_chain_lookup(int64_t pc))(void *, struct KitEmuExit *);

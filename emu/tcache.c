@@ -109,6 +109,13 @@ void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
   tc->linked++;
 }
 
+void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t end) {
+  if (lo < b->lo) b->lo = lo;
+  if (end > b->end) b->end = end;
+  if (b->lo < tc->code_lo) tc->code_lo = b->lo;
+  if (b->end > tc->code_hi) tc->code_hi = b->end;
+}
+
 /* no slot may lead into a dropped block: clear those whose target died
  * (each invalidation, before the blocks can be freed) */
 static void unlink_dead(KitEmuTcache *tc) {

@@ -17,6 +17,8 @@ typedef struct KitEmuBlock {
   KitInterp *ip;           /* created on first interpretation */
   int64_t (*jit)(void *cpu);
   KitDecodedInsn *jit_insns; /* the insns the jitted translation points into */
+  uint32_t jit_ninsns;     /* (a trace may hold more than the block: exec.c, "Traces") */
+  uint32_t taken, fall;    /* tier 0: how its ending conditional branch went */
   uint32_t count;          /* executions in tier 0 */
   bool queued;             /* waiting for the LLVM batch */
   bool dead;               /* invalidated: exits that lead here get unlinked */
@@ -81,6 +83,8 @@ void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
 KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc);
 /* point exit slot e at block b's LLVM code (guest thread) */
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
+/* b's code now also covers guest bytes [lo, end) */
+void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t end);
 /* free what was invalidated; only where no block is running */
 void kit_tcache_reap(KitEmuTcache *tc);
 

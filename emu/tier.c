@@ -190,9 +190,8 @@ void kit_tier_discard_interp(KitEmuBlock *b) {
 }
 
 static Job make_job(KitEmu *emu, KitEmuBlock *b) {
-  Job j = {.pc = b->pc, .n = b->ninsns, .generation = emu->tc->generation};
-  j.insns = malloc(b->ninsns * sizeof *j.insns);
-  memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
+  Job j = {.pc = b->pc, .generation = emu->tc->generation};
+  j.insns = kit_emu_trace(emu, b, &j.n); /* the block, or a trace through it */
   return j;
 }
 
@@ -203,6 +202,9 @@ static void install(KitEmu *emu, Job *j) {
     emu->stats.blocks_jitted++;
     free(b->jit_insns);
     b->jit_insns = j->insns;
+    b->jit_ninsns = j->n;
+    for (unsigned i = 0; i < j->n; i++) /* a trace covers its other blocks' bytes too */
+      kit_tcache_extend(emu->tc, b, j->insns[i].pc, j->insns[i].pc + j->insns[i].len);
     /* tier 0's copy is dead weight now (installs happen between blocks) */
     if (b->ip) kit_interp_free(b->ip);
     if (b->m) kit_cg_module_free(b->m);

@@ -108,6 +108,24 @@ void rv_sync_instret(RvLift *L) {
   L->instret_synced = L->idx;
 }
 
+void rv_side_exit(RvLift *L, KitCgVal cond, uint64_t target) {
+  KitCgBuilder *b = L->b;
+  KitCgBlkId out = kit_cg_block_new(b->m, b->f), on = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, cond, out, on);
+  kit_cg_builder_at(b, out);
+  /* the state as the block's end would store it, the cache left as it is */
+  uint32_t xd = L->xdirty, fd = L->fdirty;
+  unsigned synced = L->instret_synced, idx = L->idx;
+  L->idx = idx + 1; /* the branch retires */
+  rv_sync_instret(L);
+  rv_flush(L);
+  rv_st_state(L, rv_c64(L, target), offsetof(KitRv64Cpu, pc));
+  if (L->env->exit) L->env->exit(L->env, b, target);
+  else kit_cg_ret(b, rv_c64(L, target));
+  L->xdirty = xd, L->fdirty = fd, L->instret_synced = synced, L->idx = idx;
+  kit_cg_builder_at(b, on);
+}
+
 void rv_emu_exit(RvLift *L, const char *what) {
   char name[64];
   snprintf(name, sizeof name, "kit_emu_%s", what);

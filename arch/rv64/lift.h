@@ -49,6 +49,9 @@ KitCgVal rv_call(RvLift *L, const char *name, KitCgType ret, const KitCgType *pa
                  uint32_t n);
 /* add the instructions retired before the current one to cpu->instret */
 void rv_sync_instret(RvLift *L);
+/* leave the block for `target` when cond holds (a side exit: the state is
+ * stored on that path only) and go on in a new CG block otherwise */
+void rv_side_exit(RvLift *L, KitCgVal cond, uint64_t target);
 /* end the block through i64 kit_emu_<what>(ptr cpu, i64 pc) */
 void rv_emu_exit(RvLift *L, const char *what);
 

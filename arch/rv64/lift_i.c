@@ -61,6 +61,13 @@ static void store(RvLift *L, KitCgType t) {
 static void branch(RvLift *L, KitCgPred p) {
   const KitDecodedInsn *in = L->in;
   KitCgVal c = kit_cg_cmp(L->b, p, rv_x(L, in->rs1), rv_x(L, in->rs2));
+  if (in->flags & KIT_DECODE_FOLLOWED) { /* a trace goes on along one side */
+    if (in->flags & KIT_DECODE_FOLLOW_TAKEN)
+      rv_side_exit(L, kit_cg_cmp(L->b, KIT_CG_EQ, c, kit_cg_iconst(L->b, KIT_CG_I1, 0)), in->pc + in->len);
+    else
+      rv_side_exit(L, c, in->target);
+    return;
+  }
   L->next = kit_cg_select(L->b, c, rv_c64(L, in->target), rv_c64(L, in->pc + in->len));
 }
 
