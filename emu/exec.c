@@ -330,27 +330,28 @@ bool kit_emu_chaining(const KitEmu *emu) {
  * with chaining (entry check; CHAIN_OUT: exits jump on too) */
 enum { FOR_TIER0, FOR_JIT, FOR_JIT_CHAIN_IN, FOR_JIT_CHAIN_OUT };
 
-static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
-                                  int mode);
+static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
+                                  const char *name, FILE *err, int mode);
 
 KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
                                    FILE *err) {
-  return translate_insns(emu, m, insns, n, err, FOR_TIER0);
+  char name[48];
+  snprintf(name, sizeof name, "emu_block_%" PRIx64, insns[0].pc);
+  return translate_insns(emu, m, insns, n, name, err, FOR_TIER0);
 }
 
-KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err) {
+KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, const char *name,
+                                  FILE *err) {
   const KitDecodedInsn *last = &insns[n - 1];
   int mode = !kit_emu_chaining(emu) ? FOR_JIT
              : last->flags & (KIT_DECODE_SYSCALL | KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL | KIT_DECODE_FENCE_I)
                  ? FOR_JIT_CHAIN_IN
                  : FOR_JIT_CHAIN_OUT;
-  return translate_insns(emu, m, insns, n, err, mode);
+  return translate_insns(emu, m, insns, n, name, err, mode);
 }
 
-static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err,
-                                  int mode) {
-  char name[48];
-  snprintf(name, sizeof name, "emu_block_%" PRIx64, insns[0].pc);
+static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
+                                  const char *name, FILE *err, int mode) {
   /* jitted blocks with chaining also take the exit slot they are entered
    * through (for kit_emu_exit_stub) */
   KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_PTR};
@@ -595,11 +596,13 @@ void kit_emu_print_stats(KitEmu *emu) {
   KitEmuStats s;
   kit_emu_get_stats(emu, &s);
   fprintf(emu->log,
-          "kit-emu stats: %llu blocks translated, %llu jitted in %llu batches (%llu failed), %llu invalidations\n"
+          "kit-emu stats: %llu blocks translated, %llu jitted in %llu batches (%llu failed), %llu at tier 2, %llu "
+          "invalidations\n"
           "kit-emu stats: %llu tier-0 block runs, %llu dispatcher entries into LLVM code (chaining %s)\n"
           "kit-emu stats: %.3f s CPU lifting and compiling for LLVM\n",
           (unsigned long long)s.blocks_translated, (unsigned long long)s.blocks_jitted,
-          (unsigned long long)s.jit_batches, (unsigned long long)s.jit_failures, (unsigned long long)s.invalidations,
+          (unsigned long long)s.jit_batches, (unsigned long long)s.jit_failures, (unsigned long long)s.blocks_tier2,
+          (unsigned long long)s.invalidations,
           (unsigned long long)s.tier0_runs, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
           (double)s.jit_compile_ns / 1e9);
 }

@@ -133,9 +133,10 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
  * (message on err) when it cannot. Called on the JIT worker too. */
 KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n,
                                    FILE *err);
-/* The same for LLVM (tier 1): exits chain to the next jitted block when
+/* The same for LLVM (tiers 1 and 2), named `name` (unique in its JIT): exits chain to the next jitted block when
  * kit_emu_chaining allows (docs/emu.md, "Chaining"). */
-KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, FILE *err);
+KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, const char *name,
+                                  FILE *err);
 bool kit_emu_chaining(const KitEmu *emu);
 /* The instructions to compile for the block at b (a KitEmuBlock): the block,
  * then the blocks its conditional branches led to in tier 0 at least

@@ -21,6 +21,7 @@ static void usage(FILE *f) {
         "                     without the default's warm-up of 100000 blocks run first)\n"
         "  --single-step      one guest instruction per block\n"
         "  --no-chain         jitted blocks return to the dispatcher instead of jumping to each other\n"
+        "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --strace           print each system call to stderr\n"
         "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
@@ -86,6 +87,8 @@ int main(int argc, char **argv) {
       opt.chain = true;
     } else if (!strcmp(a, "--no-chain")) {
       opt.chain = false;
+    } else if (!strcmp(a, "--no-tier2")) {
+      opt.no_tier2 = true;
     } else if (!strcmp(a, "--strace")) {
       strace = true;
     } else if (!strncmp(a, "--tool=", 7)) {

@@ -116,6 +116,16 @@ void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t e
   if (b->end > tc->code_hi) tc->code_hi = b->end;
 }
 
+void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b) {
+  pthread_mutex_lock(&tc->exits_mu);
+  for (KitEmuExitChunk *c = tc->exits; c; c = c->next)
+    for (unsigned i = 0; i < c->used; i++)
+      if (c->slot[i].target == b) c->slot[i].code = kit_emu_code(b->jit);
+  pthread_mutex_unlock(&tc->exits_mu);
+  KitEmuCodeSlot *cs = &tc->cc[(uint32_t)(b->pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+  if (cs->pc == b->pc) cs->code = kit_emu_code(b->jit);
+}
+
 /* no slot may lead into a dropped block: clear those whose target died
  * (each invalidation, before the blocks can be freed) */
 static void unlink_dead(KitEmuTcache *tc) {

@@ -22,6 +22,7 @@ typedef struct KitEmuBlock {
   uint32_t count;          /* executions in tier 0 */
   bool queued;             /* waiting for the LLVM batch */
   bool dead;               /* invalidated: exits that lead here get unlinked */
+  bool queued2, tier2;     /* waiting for / running tier-2 code */
   struct KitEmuBlock *next; /* hash chain, then graveyard chain */
 } KitEmuBlock;
 
@@ -85,6 +86,8 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc);
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
 /* b's code now also covers guest bytes [lo, end) */
 void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t end);
+/* b has new code: the exit slots and the code cache that lead to it follow */
+void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b);
 /* free what was invalidated; only where no block is running */
 void kit_tcache_reap(KitEmuTcache *tc);
 

@@ -20,19 +20,40 @@
  * short run (a hello world: ~7k blocks, ~20k dynamic) spends in all of tier
  * 0, and a long run does not notice the delay (docs/emu.md, "Start-up") */
 #define DEFAULT_WARMUP 100000
+/* tier 2 (docs/emu.md, "Tier 2"): the worker, when idle, samples which
+ * block the guest runs every SAMPLE_NS; a jitted block seen HOT_SAMPLES
+ * times (counts halve every AGE_SAMPLES) is compiled again, as a trace
+ * through its likely successors (kit_emu_trace) and with LLVM's full
+ * register allocator */
+#define SAMPLE_NS 1000000
+#define HOT_SAMPLES 6
+#define AGE_SAMPLES 2048
+#define SAMP_CAP 1024u
+#define HOT_CAP 64
+#define BATCH2_MAX 8
 
 typedef struct Job {
   uint64_t pc;
   unsigned n;
   KitDecodedInsn *insns; /* copy; handed back with the result */
   uint64_t generation;
+  int tier;              /* 1 or 2 */
+  uint32_t seq;          /* names its function uniquely in its JIT */
   int64_t (*fn)(void *);
 } Job;
+
+typedef struct Sample {
+  uint64_t pc;
+  uint32_t n; /* HOT_DONE once handed over */
+} Sample;
+#define HOT_DONE UINT32_MAX
 
 struct KitEmuTierImpl {
   KitEmu *emu;
   KitJit *jit;
   bool jit_failed;
+  KitJit *jit2;          /* tier 2 */
+  bool tier2, jit2_failed;
   bool worker_ok;        /* false: compile synchronously (or never, after fork) */
   bool worker_wanted;    /* auto tier: start the worker with the first hot block */
   uint64_t warmup;       /* ... once this many blocks have run */
@@ -44,6 +65,16 @@ struct KitEmuTierImpl {
   unsigned nqueue;
   Job done[QUEUE_CAP];
   _Atomic unsigned ndone;
+  Job queue2[HOT_CAP];
+  unsigned nqueue2;
+  /* the worker's samples of the running block, and the hot pcs it hands to
+   * the guest thread (which owns the blocks) */
+  Sample samp[SAMP_CAP];
+  unsigned nsamples;
+  uint64_t hot[HOT_CAP];
+  _Atomic unsigned nhot;
+  _Atomic uint64_t tier2_blocks;
+  uint32_t seq;
   bool stop;
   unsigned batch_seq;
   _Atomic uint64_t batches, failures, compile_ns;
@@ -78,27 +109,76 @@ static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
   int jit_flags = KIT_JIT_NO_UNWIND;
   if (emu->opt.tier != KIT_EMU_TIER_JIT && !(emu->opt.debug & ~(KIT_EMU_DEBUG_STATS | KIT_EMU_DEBUG_PERFMAP)))
     jit_flags |= KIT_JIT_NO_VERIFY;
-  if (!t->jit && !(t->jit = kit_emu_jit_new(jit_flags, kit_emu_resolve, emu, emu->log))) {
-    t->jit_failed = true;
+  KitJit *jit;
+  if (jobs[0].tier == 2) { /* the full register allocator, fast selection */
+    if (!t->jit2 && !t->jit2_failed &&
+        !(t->jit2 = kit_emu_jit_new(1 | KIT_JIT_FAST_ISEL | jit_flags, kit_emu_resolve, emu, emu->log)))
+      t->jit2_failed = true;
+    jit = t->jit2;
+  } else {
+    if (!t->jit && !(t->jit = kit_emu_jit_new(jit_flags, kit_emu_resolve, emu, emu->log))) t->jit_failed = true;
+    jit = t->jit;
+  }
+  if (!jit) {
     for (unsigned i = 0; i < n; i++) jobs[i].fn = NULL;
     return -1;
   }
   KitCgModule *m = kit_cg_module_new(name);
   FILE *quiet = emu->log;
-  for (unsigned i = 0; i < n; i++)
-    if (!kit_emu_translate_jit(emu, m, jobs[i].insns, jobs[i].n, quiet)) jobs[i].n = 0;
-  int rc = kit_emu_jit_add(t->jit, m, emu->log);
-  if (rc != 0) t->jit_failed = true; /* stay in tier 0 rather than retry forever */
+  char fname[BATCH_MAX][64];
+  for (unsigned i = 0; i < n; i++) {
+    snprintf(fname[i], sizeof fname[i], "emu_block_%llx_%u", (unsigned long long)jobs[i].pc, jobs[i].seq);
+    if (!kit_emu_translate_jit(emu, m, jobs[i].insns, jobs[i].n, fname[i], quiet)) jobs[i].n = 0;
+  }
+  int rc = kit_emu_jit_add(jit, m, emu->log);
+  if (rc != 0) { /* stay in the tier below rather than retry forever */
+    if (jit == t->jit) t->jit_failed = true;
+    else t->jit2_failed = true;
+  }
   t->batches++;
   t->failures += rc != 0;
-  for (unsigned i = 0; i < n; i++) {
-    char fname[48];
-    snprintf(fname, sizeof fname, "emu_block_%llx", (unsigned long long)jobs[i].pc);
-    jobs[i].fn = rc == 0 && jobs[i].n ? (int64_t (*)(void *))kit_emu_jit_lookup(t->jit, fname) : NULL;
-  }
+  for (unsigned i = 0; i < n; i++)
+    jobs[i].fn = rc == 0 && jobs[i].n ? (int64_t (*)(void *))kit_emu_jit_lookup(jit, fname[i]) : NULL;
   kit_cg_module_free(m);
   t->compile_ns += thread_cpu_ns() - t0;
   return rc;
+}
+
+static Sample *samp_slot(KitEmuTierState *t, uint64_t pc) {
+  uint32_t h = (uint32_t)((pc >> 1) * 0x9E3779B97F4A7C15ull >> 40) & (SAMP_CAP - 1);
+  for (unsigned probe = 0; probe < 16; probe++) {
+    Sample *s = &t->samp[(h + probe) & (SAMP_CAP - 1)];
+    if (!s->pc || s->pc == pc) return s;
+  }
+  return NULL;
+}
+
+/* one sample of the block the guest runs (mutex held; the worker is idle) */
+static void sample(KitEmuTierState *t) {
+  KitEmu *emu = t->emu;
+  if (!emu->in_guest) return;
+  uint64_t pc = __atomic_load_n(&emu->block_pc, __ATOMIC_RELAXED);
+  if (!pc) return;
+  if (++t->nsamples % AGE_SAMPLES == 0) { /* halve, forget the cold */
+    static Sample old[SAMP_CAP];
+    memcpy(old, t->samp, sizeof old);
+    memset(t->samp, 0, sizeof t->samp);
+    for (unsigned i = 0; i < SAMP_CAP; i++) {
+      uint32_t n = old[i].n == HOT_DONE ? HOT_DONE : old[i].n / 2;
+      Sample *s = old[i].pc && n ? samp_slot(t, old[i].pc) : NULL;
+      if (s) *s = (Sample){old[i].pc, n};
+    }
+  }
+  Sample *s = samp_slot(t, pc);
+  if (!s || s->n == HOT_DONE) return;
+  s->pc = pc;
+  if (++s->n < HOT_SAMPLES) return;
+  unsigned h = atomic_load(&t->nhot);
+  if (h >= HOT_CAP) return;
+  s->n = HOT_DONE;
+  t->hot[h] = pc;
+  atomic_store(&t->nhot, h + 1);
+  emu->chain_stop = 1; /* to the dispatcher soon: kit_tier_poll queues it */
 }
 
 static void *worker(void *arg) {
@@ -106,12 +186,30 @@ static void *worker(void *arg) {
   Job batch[BATCH_MAX];
   pthread_mutex_lock(&t->mu);
   for (;;) {
-    while (!t->nqueue && !t->stop) pthread_cond_wait(&t->cv, &t->mu);
+    while (!t->nqueue && !t->nqueue2 && !t->stop) {
+      if (!t->tier2 || t->jit2_failed) {
+        pthread_cond_wait(&t->cv, &t->mu);
+        continue;
+      }
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += SAMPLE_NS;
+      if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+      if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) != 0) sample(t);
+    }
     if (t->stop) break;
-    unsigned n = t->nqueue < BATCH_MAX ? t->nqueue : BATCH_MAX;
-    memcpy(batch, t->queue, n * sizeof *batch);
-    memmove(t->queue, t->queue + n, (t->nqueue - n) * sizeof *batch);
-    t->nqueue -= n;
+    unsigned n;
+    if (t->nqueue2) { /* hot code first: it is where the time goes */
+      n = t->nqueue2 < BATCH2_MAX ? t->nqueue2 : BATCH2_MAX;
+      memcpy(batch, t->queue2, n * sizeof *batch);
+      memmove(t->queue2, t->queue2 + n, (t->nqueue2 - n) * sizeof *batch);
+      t->nqueue2 -= n;
+    } else {
+      n = t->nqueue < BATCH_MAX ? t->nqueue : BATCH_MAX;
+      memcpy(batch, t->queue, n * sizeof *batch);
+      memmove(t->queue, t->queue + n, (t->nqueue - n) * sizeof *batch);
+      t->nqueue -= n;
+    }
     pthread_mutex_unlock(&t->mu);
     compile_batch(t, batch, n);
     pthread_mutex_lock(&t->mu);
@@ -139,6 +237,9 @@ KitEmuTierState *kit_tier_new(KitEmu *emu) {
   /* single-step and tier 1 compile synchronously: their point is determinism.
    * The worker and the JIT are made when the first block gets hot. */
   t->worker_wanted = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step;
+  /* not under tools: their hooks in the code point at the tier-1 copy of
+   * the instructions, and blocks and edges are what they watch */
+  t->tier2 = t->worker_wanted && !emu->opt.no_tier2 && !emu->have_hooks;
 #else
   t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
 #endif
@@ -159,9 +260,11 @@ void kit_tier_free(KitEmuTierState *t) {
     pthread_join(t->thread, NULL);
   }
   for (unsigned i = 0; i < t->nqueue; i++) free(t->queue[i].insns);
+  for (unsigned i = 0; i < t->nqueue2; i++) free(t->queue2[i].insns);
   for (unsigned i = 0; i < t->ndone; i++) free(t->done[i].insns);
 #ifdef KIT_EMU_HAVE_JIT
   kit_emu_jit_free(t->jit);
+  kit_emu_jit_free(t->jit2);
 #endif
   free(t);
 }
@@ -171,6 +274,7 @@ void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
   out->jit_batches = atomic_load(&emu->tier->batches);
   out->jit_failures = atomic_load(&emu->tier->failures);
   out->jit_compile_ns = atomic_load(&emu->tier->compile_ns);
+  out->blocks_tier2 = atomic_load(&emu->tier->tier2_blocks);
 }
 
 void kit_tier_after_fork(KitEmu *emu) {
@@ -189,14 +293,36 @@ void kit_tier_discard_interp(KitEmuBlock *b) {
   b->ip = NULL;
 }
 
-static Job make_job(KitEmu *emu, KitEmuBlock *b) {
-  Job j = {.pc = b->pc, .generation = emu->tc->generation};
-  j.insns = kit_emu_trace(emu, b, &j.n); /* the block, or a trace through it */
+static Job make_job(KitEmu *emu, KitEmuBlock *b, int tier) {
+  Job j = {.pc = b->pc, .n = b->ninsns, .generation = emu->tc->generation, .tier = tier, .seq = emu->tier->seq++};
+  if (tier == 2) { /* a trace through the block's likely successors */
+    j.insns = kit_emu_trace(emu, b, &j.n);
+  } else if ((j.insns = malloc(b->ninsns * sizeof *j.insns))) {
+    memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
+  }
+  if (!j.insns) j.n = 0;
   return j;
 }
 
 static void install(KitEmu *emu, Job *j) {
   KitEmuBlock *b = j->generation == emu->tc->generation ? kit_tcache_lookup(emu->tc, j->pc) : NULL;
+  if (j->tier == 2) { /* tools are off (kit_tier_new): nothing points into the old insns */
+    if (b && j->fn && b->jit) {
+      b->jit = j->fn;
+      b->tier2 = true;
+      free(b->jit_insns);
+      b->jit_insns = j->insns;
+      b->jit_ninsns = j->n;
+      for (unsigned i = 0; i < j->n; i++) /* a trace covers its other blocks' bytes too */
+        kit_tcache_extend(emu->tc, b, j->insns[i].pc, j->insns[i].pc + j->insns[i].len);
+      kit_tcache_relink(emu->tc, b);
+      emu->tier->tier2_blocks++;
+      return;
+    }
+    if (b) b->queued2 = false;
+    free(j->insns);
+    return;
+  }
   if (b && j->fn) {
     b->jit = j->fn;
     emu->stats.blocks_jitted++;
@@ -219,18 +345,30 @@ static void install(KitEmu *emu, Job *j) {
 
 void kit_tier_poll(KitEmu *emu) {
   KitEmuTierState *t = emu->tier;
-  if (!t->worker_ok || !atomic_load(&t->ndone)) return;
+  if (!t->worker_ok || (!atomic_load(&t->ndone) && !atomic_load(&t->nhot))) return;
   if (pthread_mutex_trylock(&t->mu) != 0) return;
   unsigned n = atomic_load(&t->ndone);
   for (unsigned i = 0; i < n; i++) install(emu, &t->done[i]);
   atomic_store(&t->ndone, 0);
+  /* hot blocks the worker sampled: compile the jitted ones again at tier 2 */
+  n = atomic_load(&t->nhot);
+  for (unsigned i = 0; i < n; i++) {
+    KitEmuBlock *b = kit_tcache_lookup(emu->tc, t->hot[i]);
+    if (!b || !b->jit || b->tier2 || b->queued2 || t->nqueue2 >= HOT_CAP) continue;
+    Job j = make_job(emu, b, 2);
+    if (!j.n) continue;
+    b->queued2 = true;
+    t->queue2[t->nqueue2++] = j;
+  }
+  if (n) pthread_cond_signal(&t->cv);
+  atomic_store(&t->nhot, 0);
   pthread_mutex_unlock(&t->mu);
 }
 
 #ifdef KIT_EMU_HAVE_JIT
 static void compile_now(KitEmu *emu, KitEmuBlock *b) {
   KitEmuTierState *t = emu->tier;
-  Job j = make_job(emu, b);
+  Job j = make_job(emu, b, 1);
   compile_batch(t, &j, 1);
   install(emu, &j);
   if (!b->jit) t->jit_failed = true;
@@ -256,7 +394,7 @@ static void make_hot(KitEmu *emu, KitEmuBlock *b) {
       return;
     }
     if (t->nqueue < QUEUE_CAP) {
-      t->queue[t->nqueue++] = make_job(emu, b);
+      t->queue[t->nqueue++] = make_job(emu, b, 1);
       pthread_cond_signal(&t->cv);
     } else {
       b->queued = false;

@@ -11,6 +11,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/Support.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ static void on_diag(LLVMDiagnosticInfoRef di, void *ctx) {
 KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err) {
   kit_llvm__init();
   KitJit *j = calloc(1, sizeof *j);
-  int level = opt_level & ~(KIT_JIT_FAST_CODEGEN | KIT_JIT_NO_UNWIND | KIT_JIT_NO_VERIFY);
+  int level = opt_level & ~(KIT_JIT_FAST_CODEGEN | KIT_JIT_NO_UNWIND | KIT_JIT_NO_VERIFY | KIT_JIT_FAST_ISEL);
   j->lower_flags = opt_level & (KIT_JIT_NO_UNWIND | KIT_JIT_NO_VERIFY);
   j->opt_level = level < 0 ? 0 : level > 3 ? 3 : level;
   j->resolve = resolve;
@@ -126,6 +127,12 @@ KitJit *kit_jit_new(int opt_level, KitCgResolver resolve, void *user, FILE *err)
   j->tm = kit_llvm__machine(KIT_TARGET_X86_64_LINUX, j->opt_level, false, true, err);
   /* the machine LLJIT generates code with */
   int cg = opt_level & KIT_JIT_FAST_CODEGEN ? 0 : j->opt_level;
+  static bool fast_isel_set;
+  if ((opt_level & KIT_JIT_FAST_ISEL) && !fast_isel_set) {
+    static const char *const argv[] = {"kit", "-fast-isel"};
+    LLVMParseCommandLineOptions(2, argv, NULL);
+    fast_isel_set = true;
+  }
   LLVMTargetMachineRef jtm = kit_llvm__machine(KIT_TARGET_X86_64_LINUX, cg, false, true, err);
   if (!j->tm || !jtm) {
     if (jtm) LLVMDisposeTargetMachine(jtm);

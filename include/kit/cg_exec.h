@@ -101,6 +101,10 @@ typedef struct KitJit KitJit;
  * "Compile cost"). */
 #define KIT_JIT_NO_UNWIND 0x400
 #define KIT_JIT_NO_VERIFY 0x800
+/* Or'ed in: fast instruction selection at any level, with that level's
+ * register allocator and machine passes (the emulator's tier 2). Sets LLVM's
+ * -fast-isel for the whole process. */
+#define KIT_JIT_FAST_ISEL 0x1000
 /* An in-process ORC LLJIT for the host. Externals resolve through `resolve`
  * first, then through the process's own symbols (atexit and the other
  * libc_nonshared.a functions included); a weak declaration none of these

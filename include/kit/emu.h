@@ -98,6 +98,7 @@ typedef struct KitEmuOptions {
   uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default (200, and
                               * nothing is queued before the guest has run 100000 blocks) */
   bool single_step;        /* one-instruction blocks */
+  bool no_tier2;           /* no recompilation of sampled hot blocks (traces, full register allocator) */
   bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
@@ -133,6 +134,7 @@ typedef struct KitEmuStats {
   uint64_t invalidations;     /* translation-cache invalidations that dropped code */
   uint64_t tier0_runs;        /* blocks run by the interpreter */
   uint64_t jit_entries;       /* dispatcher calls into LLVM code (each may chain on) */
+  uint64_t blocks_tier2;      /* blocks compiled again at tier 2 */
   uint64_t jit_compile_ns;    /* CPU time spent lifting and compiling LLVM batches */
 } KitEmuStats;
 void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
