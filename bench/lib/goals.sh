@@ -124,7 +124,7 @@ goals_table() {
 # lines as printed, beside the row's CPU time
 tier_split() {
   grep -q -- '-d LIST.*stats' <<<"$EMU_HELP" || return 0
-  local wl id wrap="$RUN_TMP/kit-emu-stats" cmd title="### kit-emu tiers (\`-d stats\`, static build, tool-size input, one untimed run)"
+  local wl id wrap="$RUN_TMP/kit-emu-stats" cmd title="### kit-emu tiers (\`-d stats\`, static build, the emulator-size input, one untimed run)"
   printf '#!/bin/sh\nexec %q -d stats "$@"\n' "$KITEMU" >"$wrap"; chmod +x "$wrap"
   for wl in lua sqlite bzip2; do
     [ "$QUICK" = 0 ] || [ "$wl" = lua ] || continue
