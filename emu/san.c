@@ -17,7 +17,9 @@
 
 #include "kit/passes.h"
 
-#define SHADOW_BYTES (KIT_EMU_WINDOW >> 3)
+/* the guard too: the branch-free seam hands out-of-window accesses a host
+ * address in the guard, whose shadow the check reads before the access faults */
+#define SHADOW_BYTES ((KIT_EMU_WINDOW + KIT_EMU_GUARD) >> 3)
 
 static uint8_t *shadow;
 static KitAsanConfig asan_cfg;

@@ -138,9 +138,9 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
   KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
   /* the pc field stays exact at every access, so a host fault knows where it is */
   kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
-  /* a pass may index its own state by the host address (ASan's shadow covers
-   * the window, not the guard): it must not see a clamped one */
-  if (emu->hooks.on_mem_access || emu->npasses) return checked_addr(s, b, addr, size, is_write, pcv);
+  /* a memory tool sees every access; passes see the clamped host address of
+   * an out-of-window access, in the guard (ASan's shadow covers the guard) */
+  if (emu->hooks.on_mem_access) return checked_addr(s, b, addr, size, is_write, pcv);
   /* no branch: a block stays one basic block, which is what lets LLVM's fast
    * register allocator keep values in registers across accesses */
   KitCgVal in = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
