@@ -104,23 +104,30 @@ static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDe
   return true;
 }
 
+int kit_emu_decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
+  const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
+  if (!r || !(r->prot & KIT_EMU_PROT_EXEC)) return -1;
+  uint64_t avail = r->end - pc;
+  if (avail < emu->arch->max_insn_len) { /* it may continue into the next executable region */
+    const KitEmuRegion *r2 = kit_aspace_find(&emu->as, r->end);
+    if (r2 && (r2->prot & KIT_EMU_PROT_EXEC)) avail += r2->end - r2->start;
+  }
+  if (avail > emu->arch->max_insn_len) avail = emu->arch->max_insn_len;
+  memset(in, 0, sizeof *in);
+  int len = (int)emu->arch->decode(kit_aspace_host(&emu->as, pc), avail, pc, in);
+  in->pc = pc;
+  return len;
+}
+
 /* decode up to the limit or a terminator, going on at the target of direct
  * jumps (follow_jump); returns the count (>= 1, the last one possibly
  * ILLEGAL) or 0 when pc itself is not executable */
 static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsigned limit) {
   unsigned n = 0;
   while (n < limit) {
-    const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
-    if (!r || !(r->prot & KIT_EMU_PROT_EXEC)) break;
-    uint64_t avail = r->end - pc;
-    /* the instruction may continue into the next executable region */
-    const KitEmuRegion *r2 = kit_aspace_find(&emu->as, r->end);
-    if (r2 && (r2->prot & KIT_EMU_PROT_EXEC)) avail += r2->end - r2->start;
-    if (avail > 16) avail = 16;
     KitDecodedInsn *in = &out[n];
-    memset(in, 0, sizeof *in);
-    unsigned len = emu->arch->decode(kit_aspace_host(&emu->as, pc), avail, pc, in);
-    in->pc = pc;
+    int len = kit_emu_decode_at(emu, pc, in);
+    if (len < 0) break;
     if (!len) {
       in->flags |= KIT_DECODE_ILLEGAL | KIT_DECODE_TERMINATOR;
       if (!in->len) in->len = 2;
@@ -128,7 +135,7 @@ static unsigned decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsi
       break;
     }
     n++;
-    pc += len;
+    pc += (unsigned)len;
     if (in->flags & KIT_DECODE_TERMINATOR) {
       if (n >= limit || !follow_jump(emu, in, out, n - 1)) break;
       const KitEmuRegion *t = kit_aspace_find(&emu->as, in->target);

@@ -128,6 +128,11 @@ KitEmuTcache *kit_tcache_new(KitEmu *emu);
 void kit_tcache_free(KitEmuTcache *tc);
 void kit_tcache_flush(KitEmuTcache *tc);
 void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
+/* Decode the instruction at guest pc into *in (zeroed first, pc set; it may
+ * run into the next executable region): its length, 0 when it does not
+ * decode, -1 when pc is not executable. Async-signal-safe (the fault
+ * handler's address recovery uses it). */
+int kit_emu_decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in);
 /* Lift decoded instructions into `i64 emu_block_<pc>(ptr cpu)` of module m
  * with the memory seam and tool shims, then run the pass pipeline; NULL
  * (message on err) when it cannot. Called on the JIT worker too. */

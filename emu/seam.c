@@ -1,8 +1,8 @@
 /* emu/seam.c — the memory seam (see seam.h): a lifted guest access reaches
  * the window without a branch (out-of-window addresses are clamped into the
- * guard after it and fault on the host); with a memory tool or a pass over
- * lifted code it is checked instead, and failing checks leave the block
- * through one shared fault exit. */
+ * guard after it and fault on the host); with a memory tool it is checked
+ * instead, and failing checks leave the block through one shared fault
+ * exit. */
 #include <stddef.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, c
   return kit_cg_call(b, fn->sym, ret, args, n);
 }
 
-/* the failing side of the window check: the block returns here with a
+/* the failing side of a memory tool's check: the block returns here with a
  * SIGSEGV pending (the pc field holds the faulting instruction's pc: the seam
  * stores it before every access) */
 int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
@@ -32,20 +32,6 @@ int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
   const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
   kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
   return (int64_t)emu->arch->get_pc(cpu);
-}
-
-/* the decoded instruction at pc, as translation decoded it (false if pc is
- * not in executable memory or does not decode) */
-static bool decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
-  const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
-  if (!r || !(r->prot & KIT_EMU_PROT_EXEC)) return false;
-  uint64_t avail = r->end - pc;
-  if (avail < emu->arch->max_insn_len) { /* it may continue into the next executable region */
-    const KitEmuRegion *r2 = kit_aspace_find(&emu->as, r->end);
-    if (r2 && (r2->prot & KIT_EMU_PROT_EXEC)) avail += r2->end - r2->start;
-  }
-  if (avail > emu->arch->max_insn_len) avail = emu->arch->max_insn_len;
-  return emu->arch->decode(kit_aspace_host(&emu->as, pc), avail, pc, in) != 0;
 }
 
 /* Called from the host fault handler (async-signal-safe: lookups and
@@ -58,7 +44,8 @@ uint64_t kit_emu_seam_fault_addr(KitEmu *emu, uint64_t ga) {
   if (ga < emu->as.size || !emu->arch->mem_addr) return ga;
   KitDecodedInsn in;
   uint64_t ea;
-  if (!decode_at(emu, emu->arch->get_pc(emu->cpu), &in) || !emu->arch->mem_addr(emu->cpu, &in, &ea)) return ga;
+  if (kit_emu_decode_at(emu, emu->arch->get_pc(emu->cpu), &in) <= 0 || !emu->arch->mem_addr(emu->cpu, &in, &ea))
+    return ga;
   return ea >= emu->as.size ? ea : ga;
 }
 
@@ -72,11 +59,7 @@ void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write,
   return v == KIT_EMU_TOOL_ALLOW ? host : NULL;
 }
 
-
 /* ---- the memory seam ------------------------------------------------------------- */
-
-
-
 
 static void emit_fault_exit(KitEmuSeam *s, KitCgBuilder *b, KitCgBlkId at, const KitCgVal *addr, const KitCgBlkId *from,
                             unsigned n) {
@@ -96,25 +79,15 @@ void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b) {
   if (s->nfault) emit_fault_exit(s, b, s->fault, s->fault_addr, s->fault_from, s->nfault);
 }
 
-/* the checked form: a memory tool's call, or the window check, and a
- * branch to the fault exit when it fails */
+/* the checked form, for a memory tool: its call (host pointer or NULL) and a
+ * branch to the fault exit on NULL */
 static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
                              KitCgVal pcv) {
-  KitEmu *emu = s->emu;
-  KitCgVal host, ok;
-  if (emu->hooks.on_mem_access) {
-    KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
-    KitCgVal args[5] = {s->cpu, addr, kit_cg_iconst(b, KIT_CG_I32, size), kit_cg_iconst(b, KIT_CG_I32, is_write),
-                        pcv};
-    host = kit_emu_call_helper(b, "kit_emu_mem_check", KIT_CG_PTR, pt, args, 5);
-    KitCgVal hi = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host);
-    ok = kit_cg_cmp(b, KIT_CG_NE, hi, kit_cg_iconst(b, KIT_CG_I64, 0));
-  } else {
-    ok = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
-    KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
-                                kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
-    host = kit_cg_ptradd(b, base, addr);
-  }
+  KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
+  KitCgVal args[5] = {s->cpu, addr, kit_cg_iconst(b, KIT_CG_I32, size), kit_cg_iconst(b, KIT_CG_I32, is_write), pcv};
+  KitCgVal host = kit_emu_call_helper(b, "kit_emu_mem_check", KIT_CG_PTR, pt, args, 5);
+  KitCgVal ok = kit_cg_cmp(b, KIT_CG_NE, kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host),
+                           kit_cg_iconst(b, KIT_CG_I64, 0));
   bool shared = s->nfault < KIT_EMU_SEAM_MAX_FAULTS;
   if (shared && !s->fault) s->fault = kit_cg_block_new(b->m, b->f);
   KitCgBlkId good = kit_cg_block_new(b->m, b->f), bad = shared ? s->fault : kit_cg_block_new(b->m, b->f);

@@ -1,6 +1,6 @@
 /* emu/seam.h — the memory seam: how lifted guest loads and stores reach the
  * guest window (branch-free, out-of-window addresses clamped into the guard;
- * or checked with a fault exit when a memory tool or a pass is active) and
+ * or checked with a fault exit when a memory tool is active) and
  * how a host fault in the guard gets its guest address back. The lifter
  * calls it through KitLiftEnv; translation owns one per block. */
 #ifndef KIT_EMU_SEAM_H
