@@ -239,9 +239,9 @@ static void emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
  * per site (qemu's lookup_and_goto_ptr) */
 KitEmuCode kit_emu_chain_lookup(int64_t pc) {
   KitEmuTcache *tc = kit_emu_current->tc;
-  KitEmuCodeSlot *cs = &tc->cc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+  KitEmuCodeSlot *cs = kit_tcache_cc(tc, (uint64_t)pc);
   if (cs->pc == (uint64_t)pc && cs->code) return cs->code;
-  const KitEmuBlock *b = tc->jc[(uint32_t)((uint64_t)pc >> 1) & (KIT_EMU_JC_SIZE - 1)];
+  const KitEmuBlock *b = tc->jc[kit_tcache_jc_slot((uint64_t)pc)];
   if (!b || b->pc != (uint64_t)pc || !b->jit) return kit_emu_exit_stub;
   *cs = (KitEmuCodeSlot){(uint64_t)pc, kit_emu_code(b->jit)};
   return kit_emu_code(b->jit);
@@ -504,7 +504,7 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
         atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
         emu->smc_n || emu->smc_overflow || tc->graveyard)
       break;
-    KitEmuBlock *nb = tc->jc[(uint32_t)(next >> 1) & (KIT_EMU_JC_SIZE - 1)];
+    KitEmuBlock *nb = tc->jc[kit_tcache_jc_slot(next)];
     if (!nb || nb->pc != next || !nb->jit) break;
     if (emu->last_exit) kit_tcache_link(tc, emu->last_exit, nb);
     blk = nb;

@@ -7,7 +7,6 @@
 #include <string.h>
 
 static uint32_t hash_pc(uint64_t pc, uint32_t n) { return (uint32_t)((pc >> 1) * 0x9E3779B97F4A7C15ull >> 40) & (n - 1); }
-static uint32_t jc_slot(uint64_t pc) { return (uint32_t)(pc >> 1) & (KIT_EMU_JC_SIZE - 1); }
 
 KitEmuTcache *kit_tcache_new(KitEmu *emu) {
   KitEmuTcache *tc = calloc(1, sizeof *tc);
@@ -48,11 +47,11 @@ void kit_tcache_free(KitEmuTcache *tc) {
 }
 
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc) {
-  KitEmuBlock *b = tc->jc[jc_slot(pc)];
+  KitEmuBlock *b = tc->jc[kit_tcache_jc_slot(pc)];
   if (b && b->pc == pc) return b;
   for (b = tc->buckets[hash_pc(pc, tc->nbuckets)]; b; b = b->next)
     if (b->pc == pc) {
-      tc->jc[jc_slot(pc)] = b;
+      tc->jc[kit_tcache_jc_slot(pc)] = b;
       return b;
     }
   return NULL;
@@ -81,7 +80,7 @@ void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b) {
   tc->nblocks++;
   if (!tc->code_hi || b->lo < tc->code_lo) tc->code_lo = b->lo;
   if (b->end > tc->code_hi) tc->code_hi = b->end;
-  tc->jc[jc_slot(b->pc)] = b;
+  tc->jc[kit_tcache_jc_slot(b->pc)] = b;
 }
 
 KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
@@ -104,7 +103,6 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
 
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
   e->target = b;
-  e->pc = b->pc;
   e->code = kit_emu_code(b->jit);
   tc->linked++;
 }
@@ -122,7 +120,7 @@ void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b) {
     for (unsigned i = 0; i < c->used; i++)
       if (c->slot[i].target == b) c->slot[i].code = kit_emu_code(b->jit);
   pthread_mutex_unlock(&tc->exits_mu);
-  KitEmuCodeSlot *cs = &tc->cc[(uint32_t)(b->pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+  KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
   if (cs->pc == b->pc) cs->code = kit_emu_code(b->jit);
 }
 
@@ -149,8 +147,8 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
       KitEmuBlock *b = *pp;
       if (b->lo < end && va < b->end) {
         *pp = b->next;
-        if (tc->jc[jc_slot(b->pc)] == b) tc->jc[jc_slot(b->pc)] = NULL;
-        KitEmuCodeSlot *cs = &tc->cc[(uint32_t)(b->pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+        if (tc->jc[kit_tcache_jc_slot(b->pc)] == b) tc->jc[kit_tcache_jc_slot(b->pc)] = NULL;
+        KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
         if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){0};
         b->next = tc->graveyard;
         b->dead = true;

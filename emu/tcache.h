@@ -27,12 +27,12 @@ typedef struct KitEmuBlock {
 } KitEmuBlock;
 
 /* An exit of a jitted block (docs/emu.md, "Chaining"): the block's LLVM code
- * tail-calls `code` when the pc it leaves for is `pc` and nothing needs the
- * dispatcher; otherwise it records the slot in emu->last_exit and returns,
- * and the dispatcher links the slot to the block it finds there. Slots are
- * allocated while a block is translated for LLVM (the address is a constant
- * in the code), live as long as the emulator, and are cleared when their
- * target is invalidated. */
+ * jumps to `code`, the target block's code once the dispatcher has linked
+ * the slot, kit_emu_exit_stub until then (it records the slot in
+ * emu->last_exit and returns to the dispatcher). Slots are allocated while
+ * a block is translated for LLVM (the address is a constant in the code),
+ * live as long as the emulator, and go back to the stub when their target
+ * is invalidated. */
 typedef struct KitEmuExit KitEmuExit;
 /* jitted code with chaining: entered with the exit slot it is reached through */
 typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
@@ -41,8 +41,7 @@ typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
 static inline KitEmuCode kit_emu_code(int64_t (*jit)(void *)) { return (KitEmuCode)(void (*)(void))jit; }
 struct KitEmuExit {
   KitEmuCode code;
-  uint64_t pc;
-  KitEmuBlock *target;
+  KitEmuBlock *target; /* NULL while unlinked */
 };
 
 #define KIT_EMU_EXITS_PER_CHUNK 4096u
@@ -75,12 +74,18 @@ struct KitEmuTcache {
    * unlinked by the guest thread */
   pthread_mutex_t exits_mu;
   KitEmuExitChunk *exits;
-  uint64_t linked;         /* slots ever linked (-d stats) */
+  uint64_t linked;         /* slots ever linked (none: an invalidation has none to clear) */
 };
+
+/* where pc goes in the jump cache and in the code cache */
+static inline uint32_t kit_tcache_jc_slot(uint64_t pc) { return (uint32_t)(pc >> 1) & (KIT_EMU_JC_SIZE - 1); }
+static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuTcache *tc, uint64_t pc) {
+  return &tc->cc[(uint32_t)(pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+}
 
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
-/* a zeroed exit slot (any thread) */
+/* a new exit slot, unlinked (any thread) */
 KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc);
 /* point exit slot e at block b's LLVM code (guest thread) */
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
