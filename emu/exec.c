@@ -156,8 +156,10 @@ void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
   if (emu->hooks.on_block_fault) emu->hooks.on_block_fault(emu->hooks.user, emu, emu->block_pc, retired);
 }
 
-/* blocks are straight-line, so the count is the faulting pc's index among
- * the block's instructions, decoded again (faults are rare) */
+/* a block's pcs are unique, so the count is the faulting pc's index among
+ * the instructions the running code was made from: the jitted ones (a trace
+ * may hold more than the block), else the block decoded again (faults are
+ * rare) */
 uint32_t kit_emu_fault_retired(KitEmu *emu) {
   KitDecodedInsn buf[MAX_BLOCK_INSNS];
   uint64_t pc = emu->arch->get_pc(emu->cpu);
@@ -304,8 +306,10 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
   if (!v) return NULL;
   unsigned n = b->ninsns < MAX_BLOCK_INSNS ? b->ninsns : MAX_BLOCK_INSNS;
   memcpy(v, b->insns, n * sizeof *v);
+  *n_out = n;
+  if (emu->have_hooks || emu->opt.single_step) return v;
   const KitEmuBlock *cur = b;
-  while (!emu->have_hooks && !emu->opt.single_step) {
+  for (;;) {
     KitDecodedInsn *last = &v[n - 1];
     uint32_t runs = cur->taken + cur->fall;
     if (!(last->flags & KIT_DECODE_BRANCH) || !last->target || runs < TRACE_MIN_RUNS) break;

@@ -304,17 +304,23 @@ static Job make_job(KitEmu *emu, KitEmuBlock *b, int tier) {
   return j;
 }
 
+/* b runs the job's code from now on; the instructions it was made from go
+ * with it (the fault path reads them; tool hooks may point into them) */
+static void take_code(KitEmu *emu, KitEmuBlock *b, Job *j) {
+  b->jit = j->fn;
+  free(b->jit_insns);
+  b->jit_insns = j->insns;
+  b->jit_ninsns = j->n;
+  for (unsigned i = 0; i < j->n; i++) /* a trace covers its other blocks' bytes too */
+    kit_tcache_extend(emu->tc, b, j->insns[i].pc, j->insns[i].pc + j->insns[i].len);
+}
+
 static void install(KitEmu *emu, Job *j) {
   KitEmuBlock *b = j->generation == emu->tc->generation ? kit_tcache_lookup(emu->tc, j->pc) : NULL;
   if (j->tier == 2) { /* tools are off (kit_tier_new): nothing points into the old insns */
     if (b && j->fn && b->jit) {
-      b->jit = j->fn;
+      take_code(emu, b, j);
       b->tier2 = true;
-      free(b->jit_insns);
-      b->jit_insns = j->insns;
-      b->jit_ninsns = j->n;
-      for (unsigned i = 0; i < j->n; i++) /* a trace covers its other blocks' bytes too */
-        kit_tcache_extend(emu->tc, b, j->insns[i].pc, j->insns[i].pc + j->insns[i].len);
       kit_tcache_relink(emu->tc, b);
       emu->tier->tier2_blocks++;
       return;
@@ -324,13 +330,8 @@ static void install(KitEmu *emu, Job *j) {
     return;
   }
   if (b && j->fn) {
-    b->jit = j->fn;
+    take_code(emu, b, j);
     emu->stats.blocks_jitted++;
-    free(b->jit_insns);
-    b->jit_insns = j->insns;
-    b->jit_ninsns = j->n;
-    for (unsigned i = 0; i < j->n; i++) /* a trace covers its other blocks' bytes too */
-      kit_tcache_extend(emu->tc, b, j->insns[i].pc, j->insns[i].pc + j->insns[i].len);
     /* tier 0's copy is dead weight now (installs happen between blocks) */
     if (b->ip) kit_interp_free(b->ip);
     if (b->m) kit_cg_module_free(b->m);
