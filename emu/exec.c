@@ -586,10 +586,11 @@ void kit_emu_write_perfmap(KitEmu *emu) {
   for (unsigned i = 0; f && i < n; i++) {
     uintptr_t at = (uintptr_t)v[i]->jit, size = 4096;
     if (i + 1 < n && (uintptr_t)v[i + 1]->jit - at < size) size = (uintptr_t)v[i + 1]->jit - at;
-    fprintf(f, "%lx %lx emu_block_%" PRIx64 "\n", (unsigned long)at, (unsigned long)size, v[i]->pc);
+    const char *tier = v[i]->tier2 ? "_t2" : v[i]->baseline ? "_b" : "";
+    fprintf(f, "%lx %lx emu_block_%" PRIx64 "%s\n", (unsigned long)at, (unsigned long)size, v[i]->pc, tier);
     if (getenv("KIT_EMU_PERFMAP_CODE")) { /* the bytes too, for objdump -b binary */
       char cp[96];
-      snprintf(cp, sizeof cp, "%s/emu_block_%" PRIx64 "@%lx.bin", getenv("KIT_EMU_PERFMAP_CODE"), v[i]->pc,
+      snprintf(cp, sizeof cp, "%s/emu_block_%" PRIx64 "%s@%lx.bin", getenv("KIT_EMU_PERFMAP_CODE"), v[i]->pc, tier,
                (unsigned long)at);
       FILE *c = fopen(cp, "wb");
       if (c) {
@@ -609,11 +610,12 @@ void kit_emu_print_stats(KitEmu *emu) {
   fprintf(emu->log,
           "kit-emu stats: %llu blocks translated, %llu jitted in %llu batches (%llu failed), %llu at tier 2, %llu "
           "invalidations\n"
-          "kit-emu stats: %llu tier-0 block runs, %llu dispatcher entries into LLVM code (chaining %s)\n"
+          "kit-emu stats: %llu blocks compiled by the baseline compiler (%llu left to LLVM) in %.3f s CPU\n"
+          "kit-emu stats: %llu tier-0 block runs, %llu dispatcher entries into compiled code (chaining %s)\n"
           "kit-emu stats: %.3f s CPU lifting and compiling for LLVM\n",
           (unsigned long long)s.blocks_translated, (unsigned long long)s.blocks_jitted,
           (unsigned long long)s.jit_batches, (unsigned long long)s.jit_failures, (unsigned long long)s.blocks_tier2,
-          (unsigned long long)s.invalidations,
-          (unsigned long long)s.tier0_runs, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
+          (unsigned long long)s.invalidations, (unsigned long long)s.blocks_baseline,
+          (unsigned long long)s.baseline_declined, (double)s.baseline_ns / 1e9, (unsigned long long)s.tier0_runs, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
           (double)s.jit_compile_ns / 1e9);
 }

@@ -22,6 +22,7 @@ static void usage(FILE *f) {
         "  --single-step      one guest instruction per block\n"
         "  --no-chain         jitted blocks return to the dispatcher instead of jumping to each other\n"
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
+        "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
         "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
@@ -89,6 +90,8 @@ int main(int argc, char **argv) {
       opt.chain = false;
     } else if (!strcmp(a, "--no-tier2")) {
       opt.no_tier2 = true;
+    } else if (!strcmp(a, "--no-baseline")) {
+      opt.no_baseline = true;
     } else if (!strcmp(a, "--strace")) {
       strace = true;
     } else if (!strncmp(a, "--tool=", 7)) {

@@ -31,6 +31,13 @@
 #define SAMP_CAP 1024u
 #define HOT_CAP 64
 #define BATCH2_MAX 8
+/* the baseline compiler (cg/x64, docs/emu.md "Baseline tier") takes a block
+ * from tier 0 on its BASELINE_RUNS-th run: code run once (start-up, error
+ * paths) is not worth a compile, code run twice mostly runs again. Tier 2
+ * samples only runs longer than SAMPLE_DELAY_NS: a short run would pay
+ * for loading LLVM. */
+#define BASELINE_RUNS 2
+#define SAMPLE_DELAY_NS 50000000
 
 typedef struct Job {
   uint64_t pc;
@@ -78,6 +85,10 @@ struct KitEmuTierImpl {
   bool stop;
   unsigned batch_seq;
   _Atomic uint64_t batches, failures, compile_ns;
+  KitX64 *x64;           /* the baseline compiler, NULL when off */
+  bool baseline;
+  uint64_t worker_start_ns;
+  uint64_t baseline_blocks, baseline_declined, baseline_ns;
 };
 
 bool kit_tier_jit_available(void) {
@@ -88,12 +99,19 @@ bool kit_tier_jit_available(void) {
 #endif
 }
 
-#ifdef KIT_EMU_HAVE_JIT
 static uint64_t thread_cpu_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#ifdef KIT_EMU_HAVE_JIT
 
 static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
   uint64_t t0 = thread_cpu_ns();
@@ -116,7 +134,7 @@ static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
       t->jit2_failed = true;
     jit = t->jit2;
   } else {
-    if (!t->jit && !(t->jit = kit_emu_jit_new(jit_flags, kit_emu_resolve, emu, emu->log))) t->jit_failed = true;
+    if (!t->jit && !(t->jit = kit_emu_jit_new((getenv("KIT_T1") ? atoi(getenv("KIT_T1")) : 0) | jit_flags, kit_emu_resolve, emu, emu->log))) t->jit_failed = true;
     jit = t->jit;
   }
   if (!jit) {
@@ -195,7 +213,8 @@ static void *worker(void *arg) {
       clock_gettime(CLOCK_REALTIME, &ts);
       ts.tv_nsec += SAMPLE_NS;
       if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
-      if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) != 0) sample(t);
+      if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) != 0 && mono_ns() - t->worker_start_ns >= SAMPLE_DELAY_NS)
+        sample(t);
     }
     if (t->stop) break;
     unsigned n;
@@ -243,6 +262,10 @@ KitEmuTierState *kit_tier_new(KitEmu *emu) {
 #else
   t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
 #endif
+  /* the baseline compiler: not under tools or passes (their shims and
+   * checks are the LLVM tier's), nor when a tier is forced */
+  t->baseline = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.no_baseline && !emu->opt.single_step &&
+                !emu->have_hooks && !emu->npasses;
   if (!emu->opt.jit_threshold) {
     emu->opt.jit_threshold = DEFAULT_THRESHOLD;
     t->warmup = DEFAULT_WARMUP;
@@ -266,6 +289,7 @@ void kit_tier_free(KitEmuTierState *t) {
   kit_emu_jit_free(t->jit);
   kit_emu_jit_free(t->jit2);
 #endif
+  kit_x64_free(t->x64);
   free(t);
 }
 
@@ -275,6 +299,9 @@ void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
   out->jit_failures = atomic_load(&emu->tier->failures);
   out->jit_compile_ns = atomic_load(&emu->tier->compile_ns);
   out->blocks_tier2 = atomic_load(&emu->tier->tier2_blocks);
+  out->blocks_baseline = emu->tier->baseline_blocks;
+  out->baseline_declined = emu->tier->baseline_declined;
+  out->baseline_ns = emu->tier->baseline_ns;
 }
 
 void kit_tier_after_fork(KitEmu *emu) {
@@ -321,6 +348,7 @@ static void install(KitEmu *emu, Job *j) {
     if (b && j->fn && b->jit) {
       take_code(emu, b, j);
       b->tier2 = true;
+      b->baseline = false;
       kit_tcache_relink(emu->tc, b);
       emu->tier->tier2_blocks++;
       return;
@@ -376,6 +404,56 @@ static void compile_now(KitEmu *emu, KitEmuBlock *b) {
 }
 #endif
 
+static void start_worker(KitEmuTierState *t) {
+#ifdef KIT_EMU_HAVE_JIT
+  if (!t->worker_wanted) return;
+  t->worker_wanted = false;
+  t->worker_start_ns = mono_ns();
+  t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
+#else
+  (void)t;
+#endif
+}
+
+/* the block's baseline code (cg/x64) from now on, if the compiler takes it;
+ * else it stays on the way to LLVM */
+static void baseline(KitEmu *emu, KitEmuBlock *b) {
+  KitEmuTierState *t = emu->tier;
+  uint64_t t0 = thread_cpu_ns();
+  b->baseline_tried = true;
+  if (!t->x64 && !(t->x64 = kit_x64_new(kit_emu_resolve, emu))) {
+    t->baseline = false;
+    return;
+  }
+  KitCgModule *m = kit_cg_module_new("baseline");
+  char name[48];
+  snprintf(name, sizeof name, "emu_block_%llx_b", (unsigned long long)b->pc);
+  KitCgFunc *f = kit_emu_translate_jit(emu, m, b->insns, b->ninsns, name, emu->log);
+  const char *why = NULL;
+  void *code = f ? kit_x64_compile(t->x64, m, f, &why) : NULL;
+  kit_cg_module_free(m);
+  Job j = {.pc = b->pc, .n = b->ninsns, .fn = (int64_t (*)(void *))code};
+  if (code && (j.insns = malloc(b->ninsns * sizeof *j.insns))) {
+    memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
+    take_code(emu, b, &j);
+    b->baseline = true;
+    t->baseline_blocks++;
+    if (b->ip) kit_interp_free(b->ip); /* tier 0's copy is dead weight now */
+    if (b->m) kit_cg_module_free(b->m);
+    b->ip = NULL;
+    b->m = NULL;
+    b->f = NULL;
+  } else {
+    t->baseline_declined++;
+    if (emu->opt.debug & KIT_EMU_DEBUG_EXEC)
+      fprintf(emu->log, "kit-emu: baseline: block 0x%llx left to LLVM: %s\n", (unsigned long long)b->pc,
+              why ? why : "no translation");
+  }
+  /* the worker samples for tier 2 from now on */
+  if (t->tier2) start_worker(t);
+  t->baseline_ns += thread_cpu_ns() - t0;
+}
+
 static void make_hot(KitEmu *emu, KitEmuBlock *b) {
   KitEmuTierState *t = emu->tier;
   if (t->jit_failed || t->no_jit) return;
@@ -384,10 +462,7 @@ static void make_hot(KitEmu *emu, KitEmuBlock *b) {
 #endif
   b->queued = true;
 #ifdef KIT_EMU_HAVE_JIT
-  if (t->worker_wanted) {
-    t->worker_wanted = false;
-    t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
-  }
+  start_worker(t);
 #endif
   if (t->worker_ok) {
     if (pthread_mutex_trylock(&t->mu) != 0) {
@@ -428,6 +503,14 @@ uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b) {
     emu->exit_status = 125;
     return b->pc;
   }
-  if (emu->opt.tier == KIT_EMU_TIER_AUTO && !b->queued && ++b->count >= emu->opt.jit_threshold) make_hot(emu, b);
+  if (emu->opt.tier == KIT_EMU_TIER_AUTO && !b->queued) {
+    KitEmuTierState *t = emu->tier;
+    ++b->count;
+    if (t->baseline && !b->baseline_tried) {
+      if (b->count >= BASELINE_RUNS) baseline(emu, b);
+    } else if (b->count >= emu->opt.jit_threshold) {
+      make_hot(emu, b);
+    }
+  }
   return ret[0].i;
 }

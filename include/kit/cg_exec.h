@@ -128,6 +128,28 @@ int kit_jit_run_dtors(KitJit *j, FILE *err);
 int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs,
                  KitCgScalar ret[2]);
 
+/* ---- baseline x86-64 compiler (cg/x64) ---------------------------------------- */
+
+/* A one-pass compiler from CG straight to x86-64 machine code, no LLVM: the
+ * emulator's baseline tier, which compiles a block in microseconds where
+ * LLVM takes most of a millisecond (docs/emu.md, "Baseline tier"). It
+ * handles the integer subset lifted guest code is made of (i1..i64 and ptr:
+ * arithmetic, shifts, min/max, division, compares, selects, conversions,
+ * ptradd, loads and stores, branches, direct and indirect calls with up to
+ * six integer arguments, tail calls) and declines anything else (floats,
+ * i128, phi, switch, atomics, memcpy, stack objects, varargs), leaving the
+ * function to the other executors. Code follows the SysV ABI; an integer
+ * result narrower than 64 bits is returned zero-extended. Code memory lives
+ * as long as the KitX64. NULL on hosts that are not x86-64. */
+typedef struct KitX64 KitX64;
+KitX64 *kit_x64_new(KitCgResolver resolve, void *user);
+void kit_x64_free(KitX64 *x);
+/* f's code, or NULL when f is outside the subset or an external does not
+ * resolve (*why, when non-NULL, then says what). */
+void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const char **why);
+/* bytes of code emitted so far */
+size_t kit_x64_code_size(const KitX64 *x);
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,6 +99,7 @@ typedef struct KitEmuOptions {
                               * nothing is queued before the guest has run 100000 blocks) */
   bool single_step;        /* one-instruction blocks */
   bool no_tier2;           /* no recompilation of sampled hot blocks (traces, full register allocator) */
+  bool no_baseline;        /* no baseline compiler (cg/x64): blocks wait in tier 0 for LLVM */
   bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
@@ -136,6 +137,9 @@ typedef struct KitEmuStats {
   uint64_t jit_entries;       /* dispatcher calls into LLVM code (each may chain on) */
   uint64_t blocks_tier2;      /* blocks compiled again at tier 2 */
   uint64_t jit_compile_ns;    /* CPU time spent lifting and compiling LLVM batches */
+  uint64_t blocks_baseline;   /* blocks the baseline compiler (cg/x64) compiled */
+  uint64_t baseline_declined; /* blocks it left to LLVM (outside its subset: floats, i128, ...) */
+  uint64_t baseline_ns;       /* CPU time spent lifting and compiling them */
 } KitEmuStats;
 void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
 

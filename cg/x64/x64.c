@@ -1,0 +1,1253 @@
+/* cg/x64/x64.c — the baseline compiler: CG straight to x86-64 machine code
+ * in one pass, no LLVM (include/kit/cg_exec.h; docs/emu.md, "Baseline
+ * tier"). It exists for compile speed: the emulator compiles a lifted block
+ * here in microseconds, so guest code leaves the interpreter after a few runs
+ * and only the hottest blocks pay for LLVM.
+ *
+ * One walk over the blocks in order. Values live in the caller-saved
+ * registers (r11 is kept as the scratch register), are spilled to 8-byte
+ * slots when the registers run out (the one whose next use is furthest goes),
+ * and a value used outside its defining block is written to its slot when
+ * defined, so every block starts with empty registers. Constants get no
+ * register until used and none of their own: equal constants share one, and
+ * a constant address reuses a nearby constant's register as a displacement.
+ * An icmp that only feeds the next select or condbr leaves its result in the
+ * flags; a ptradd that only feeds a load or store becomes its addressing
+ * mode. Integer values narrower than 64 bits are kept zero-extended.
+ *
+ * The frame: a function without calls keeps its slots in the red zone (up to
+ * 16); one with calls allocates them below the return address so that rsp is
+ * 16-byte aligned at each call. Tail calls (KIT_CG_F_TAIL) jump. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kit/cg_exec.h"
+
+#if defined(__x86_64__)
+
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11 };
+#define SCRATCH R11
+static const int pool[] = {RAX, RCX, RDX, RSI, RDI, R8, R9, R10};
+#define NPOOL 8
+static const int argreg[6] = {RDI, RSI, RDX, RCX, R8, R9};
+#define RED_SLOTS 16
+#define CHUNK (4u << 20)
+
+struct KitX64 {
+  KitCgResolver resolve;
+  void *user;
+  uint8_t *chunk; /* executable memory being filled */
+  size_t used, cap, total;
+};
+
+typedef struct Val {
+  int8_t reg;       /* host register or -1 */
+  bool in_slot;     /* its slot holds it */
+  bool global;      /* used outside its defining block */
+  bool isconst;
+  bool deferred;    /* a ptradd folded into the memory op that uses it */
+  int32_t slot;     /* -1: none yet */
+  uint32_t uses;    /* uses not yet emitted */
+  uint32_t defblk;
+  uint64_t imm;     /* constant: its bits, zero-extended from its width */
+  const KitCgInst *def;
+} Val;
+
+typedef struct Fix {
+  uint32_t at;  /* offset of a rel32 */
+  uint32_t blk; /* block it jumps to */
+} Fix;
+
+typedef struct E {
+  KitX64 *x;
+  const KitCgModule *m;
+  const KitCgFunc *f;
+  const char *why;
+  uint8_t *code;
+  size_t n, cap;
+  bool oom;
+  Val *v;
+  KitCgVal *canon; /* equal constants share one value */
+  KitCgVal regval[16];
+  unsigned pinned; /* registers the current instruction holds */
+  uint32_t nslots;
+  bool frame;      /* slots below rsp (calls) instead of the red zone */
+  uint32_t *blkoff;
+  Fix *fix;
+  uint32_t nfix, fixcap;
+  uint32_t *framefix; /* offsets of the imm32 of sub/add rsp */
+  uint32_t nframefix, framefixcap;
+  /* where the emitter is: for next-use distances */
+  uint32_t cur_blk, cur_inst;
+  /* an icmp whose result is in the flags: the value and its condition code */
+  KitCgVal flags_val;
+  int flags_cc;
+} E;
+
+/* ---- bytes ------------------------------------------------------------------ */
+
+static void put(E *e, const void *p, size_t k) {
+  if (e->n + k > e->cap) {
+    size_t c = e->cap ? e->cap * 2 : 4096;
+    while (c < e->n + k) c *= 2;
+    uint8_t *q = realloc(e->code, c);
+    if (!q) {
+      e->oom = true;
+      return;
+    }
+    e->code = q;
+    e->cap = c;
+  }
+  memcpy(e->code + e->n, p, k);
+  e->n += k;
+}
+static void b1(E *e, unsigned b) {
+  uint8_t c = (uint8_t)b;
+  put(e, &c, 1);
+}
+static void b4(E *e, uint32_t w) { put(e, &w, 4); }
+static void b8(E *e, uint64_t w) { put(e, &w, 8); }
+static bool fits8(int64_t d) { return d >= -128 && d <= 127; }
+static bool fits32(int64_t d) { return d >= INT32_MIN && d <= INT32_MAX; }
+
+/* ---- operands and encoding ------------------------------------------------------------------ */
+
+/* a register (base >= 0, mem false) or a memory operand [base + index + disp] */
+typedef struct Op {
+  bool mem;
+  bool byte; /* a byte register operand of a wider instruction (movzx, movsx) */
+  int base, index; /* index -1: none */
+  int32_t disp;
+} Op;
+static Op R(int r) { return (Op){false, false, r, -1, 0}; }
+static Op M(int base, int index, int32_t disp) { return (Op){true, false, base, index, disp}; }
+
+/* one instruction: [66] [REX] opcode modrm [sib] [disp]; size is the operand
+ * size (8, 16, 32, 64); reg is the ModRM reg field (a register or /digit) */
+static void ins(E *e, int size, unsigned opc, int nopc, int reg, Op rm) {
+  if (size == 16) b1(e, 0x66);
+  unsigned rex = 0x40 | (size == 64 ? 8 : 0) | (reg & 8 ? 4 : 0);
+  if (rm.mem) rex |= (rm.index >= 0 && (rm.index & 8) ? 2 : 0) | (rm.base & 8 ? 1 : 0);
+  else rex |= rm.base & 8 ? 1 : 0;
+  /* byte registers spl/bpl/sil/dil need a REX prefix */
+  bool byte_rex = (size == 8 && reg >= 4 && reg < 8 && nopc == 1) ||
+                  ((size == 8 || rm.byte) && !rm.mem && rm.base >= 4 && rm.base < 8);
+  if (rex != 0x40 || byte_rex) b1(e, rex);
+  for (int i = nopc - 1; i >= 0; i--) b1(e, (opc >> (8 * i)) & 0xff);
+  if (!rm.mem) {
+    b1(e, 0xc0 | (reg & 7) << 3 | (rm.base & 7));
+    return;
+  }
+  int mod = rm.disp == 0 && (rm.base & 7) != RBP ? 0 : fits8(rm.disp) ? 1 : 2;
+  if (rm.index < 0 && (rm.base & 7) != RSP) {
+    b1(e, mod << 6 | (reg & 7) << 3 | (rm.base & 7));
+  } else {
+    b1(e, mod << 6 | (reg & 7) << 3 | 4);
+    b1(e, (rm.index < 0 ? 4 : rm.index & 7) << 3 | (rm.base & 7));
+  }
+  if (mod == 1) b1(e, (uint8_t)rm.disp);
+  else if (mod == 2) b4(e, (uint32_t)rm.disp);
+}
+
+enum { ALU_ADD = 0, ALU_OR = 1, ALU_AND = 4, ALU_SUB = 5, ALU_XOR = 6, ALU_CMP = 7 };
+enum { CC_O, CC_NO, CC_B, CC_AE, CC_E, CC_NE, CC_BE, CC_A, CC_S, CC_NS, CC_P, CC_NP, CC_L, CC_GE, CC_LE, CC_G };
+
+static void alu_rr(E *e, int op, int size, int dst, int src) {
+  ins(e, size, (unsigned)(op << 3 | (size == 8 ? 0 : 1)), 1, src, R(dst));
+}
+static void alu_ri(E *e, int op, int size, Op dst, int64_t imm) {
+  if (size == 8) {
+    ins(e, 8, 0x80, 1, op, dst);
+    b1(e, (uint8_t)imm);
+  } else if (fits8(imm)) {
+    ins(e, size, 0x83, 1, op, dst);
+    b1(e, (uint8_t)imm);
+  } else {
+    ins(e, size, 0x81, 1, op, dst);
+    if (size == 16) {
+      uint16_t w = (uint16_t)imm;
+      put(e, &w, 2);
+    } else {
+      b4(e, (uint32_t)imm);
+    }
+  }
+}
+static void mov_rr(E *e, int size, int dst, int src) {
+  if (dst != src || size == 32) ins(e, size == 64 ? 64 : 32, 0x89, 1, src, R(dst));
+}
+/* without touching the flags */
+static void mov_ri(E *e, int dst, uint64_t imm) {
+  if (imm <= UINT32_MAX) {
+    if (dst & 8) b1(e, 0x41);
+    b1(e, 0xb8 + (dst & 7));
+    b4(e, (uint32_t)imm);
+  } else if (fits32((int64_t)imm)) {
+    ins(e, 64, 0xc7, 1, 0, R(dst));
+    b4(e, (uint32_t)imm);
+  } else {
+    b1(e, 0x48 | (dst & 8 ? 1 : 0));
+    b1(e, 0xb8 + (dst & 7));
+    b8(e, imm);
+  }
+}
+static void movzx(E *e, int dst, int from_size, Op src) {
+  src.byte = from_size == 8;
+  ins(e, 32, from_size == 8 ? 0x0fb6 : 0x0fb7, 2, dst, src);
+}
+static void movsx(E *e, int to_size, int dst, int from_size, Op src) {
+  src.byte = from_size == 8;
+  if (from_size == 32) ins(e, 64, 0x63, 1, dst, src);
+  else ins(e, to_size == 64 ? 64 : 32, from_size == 8 ? 0x0fbe : 0x0fbf, 2, dst, src);
+}
+static void lea(E *e, int size, int dst, Op m) { ins(e, size == 64 ? 64 : 32, 0x8d, 1, dst, m); }
+static void load(E *e, int size, int dst, Op m) {
+  if (size <= 16) movzx(e, dst, size, m);
+  else ins(e, size, 0x8b, 1, dst, m);
+}
+static void store(E *e, int size, Op m, int src) { ins(e, size, size == 8 ? 0x88 : 0x89, 1, src, m); }
+static void cmov(E *e, int size, int cc, int dst, int src) {
+  ins(e, size == 64 ? 64 : 32, 0x0f40u | (unsigned)cc, 2, dst, R(src));
+}
+static uint32_t jcc(E *e, int cc) { /* returns the rel32's offset */
+  b1(e, 0x0f);
+  b1(e, 0x80 | cc);
+  b4(e, 0);
+  return (uint32_t)e->n - 4;
+}
+static uint32_t jmp(E *e) {
+  b1(e, 0xe9);
+  b4(e, 0);
+  return (uint32_t)e->n - 4;
+}
+
+/* ---- values and registers ------------------------------------------------------------------ */
+
+static int width(KitCgType t) {
+  switch (t) {
+  case KIT_CG_I1: return 1;
+  case KIT_CG_I8: return 8;
+  case KIT_CG_I16: return 16;
+  case KIT_CG_I32: return 32;
+  default: return 64;
+  }
+}
+/* the operand size an instruction on a value of type t uses */
+static int opsize(KitCgType t) { return width(t) == 64 ? 64 : 32; }
+static uint64_t mask_of(int w) { return w == 64 ? ~0ull : (1ull << w) - 1; }
+static KitCgType vt(E *e, KitCgVal v) { return (KitCgType)e->f->vtype[v]; }
+
+static int32_t slot_disp(E *e, uint32_t s) { return e->frame ? (int32_t)(8 * s) : -(int32_t)(8 * (s + 1)); }
+static Op slot_op(E *e, Val *v) {
+  if (v->slot < 0) {
+    v->slot = (int32_t)e->nslots++;
+    if (!e->frame && e->nslots > RED_SLOTS && !e->why) e->why = "red zone full"; /* retried with a frame */
+  }
+  return M(RSP, -1, slot_disp(e, (uint32_t)v->slot));
+}
+
+/* is value v (canonical) used at or after instruction i of the current block? distance */
+static unsigned next_use(E *e, KitCgVal v) {
+  const KitCgBlock *bl = &e->f->blocks[e->cur_blk];
+  for (uint32_t i = e->cur_inst, d = 0; i < bl->ninsts && d < 64; i++, d++) {
+    const KitCgInst *in = &bl->insts[i];
+    for (uint32_t k = 0; k < in->nargs; k++) {
+      KitCgVal a = e->canon[in->args[k]];
+      if (a == v) return d;
+      if (e->v[a].deferred && e->v[a].def)
+        for (uint32_t j = 0; j < e->v[a].def->nargs; j++)
+          if (e->canon[e->v[a].def->args[j]] == v) return d;
+    }
+  }
+  return 1000;
+}
+
+/* make register r free: its value moves to its slot (constants are dropped) */
+static void evict(E *e, int r) {
+  KitCgVal v = e->regval[r];
+  if (!v) return;
+  Val *x = &e->v[v];
+  if (!x->isconst && x->uses && !x->in_slot) {
+    store(e, 64, slot_op(e, x), r);
+    x->in_slot = true;
+  }
+  x->reg = -1;
+  e->regval[r] = 0;
+}
+
+static int alloc_reg(E *e) {
+  int best = -1;
+  unsigned far = 0;
+  for (int i = 0; i < NPOOL; i++) {
+    int r = pool[i];
+    if (e->pinned & 1u << r) continue;
+    if (!e->regval[r]) return r;
+    KitCgVal v = e->regval[r];
+    unsigned d = next_use(e, v) * 2 + (e->v[v].isconst || e->v[v].in_slot); /* cheap to drop first */
+    if (best < 0 || d > far) {
+      best = r;
+      far = d;
+    }
+  }
+  if (best < 0) { /* cannot happen: an instruction pins at most 4 */
+    e->why = "out of registers";
+    return RAX;
+  }
+  evict(e, best);
+  return best;
+}
+
+static void bind(E *e, KitCgVal v, int r) {
+  e->regval[r] = v;
+  e->v[v].reg = (int8_t)r;
+}
+
+/* v in a register (pinned for the current instruction) */
+static int get(E *e, KitCgVal v) {
+  v = e->canon[v];
+  Val *x = &e->v[v];
+  if (x->reg >= 0) {
+    e->pinned |= 1u << x->reg;
+    return x->reg;
+  }
+  int r = alloc_reg(e);
+  if (x->isconst) mov_ri(e, r, x->imm);
+  else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
+  else e->why = "value used before it is defined";
+  bind(e, v, r);
+  e->pinned |= 1u << r;
+  return r;
+}
+
+/* v is constant and fits an instruction's sign-extended imm32 at size */
+static bool imm_ok(E *e, KitCgVal v, int size, int64_t *imm) {
+  Val *x = &e->v[e->canon[v]];
+  if (!x->isconst) return false;
+  int64_t s = size == 64 ? (int64_t)x->imm : size == 32 ? (int32_t)x->imm : (int64_t)x->imm;
+  if (size == 64 && !fits32(s)) return false;
+  *imm = s;
+  return true;
+}
+
+/* one use of v done; its register is free once nothing else needs it */
+static void use(E *e, KitCgVal v) {
+  v = e->canon[v];
+  Val *x = &e->v[v];
+  if (x->uses) x->uses--;
+  if (!x->uses && x->reg >= 0) {
+    e->regval[x->reg] = 0;
+    x->reg = -1;
+  }
+}
+
+/* will this be the last use of v (the instruction being emitted holds one)? */
+static bool dies(E *e, KitCgVal v) {
+  Val *x = &e->v[e->canon[v]];
+  return !x->isconst && x->uses == 1 && !(x->global && !x->in_slot);
+}
+
+/* the result register of instruction in: operand a's when a dies there (the
+ * two-operand form then needs no copy), else a fresh one */
+static int result_from(E *e, KitCgVal a, int ra) {
+  if (dies(e, a) && !e->v[e->canon[a]].global) {
+    KitCgVal c = e->canon[a];
+    e->regval[ra] = 0;
+    e->v[c].reg = -1;
+    e->v[c].uses--; /* this use */
+    return ra;
+  }
+  int r = alloc_reg(e);
+  e->pinned |= 1u << r;
+  return r;
+}
+
+/* after computing value id into r: bind it; a global one goes to its slot */
+static void define(E *e, KitCgVal id, int r) {
+  Val *x = &e->v[id];
+  if (!x->uses) return; /* dead */
+  bind(e, id, r);
+  if (x->global) {
+    store(e, 64, slot_op(e, x), r);
+    x->in_slot = true;
+  }
+}
+
+/* keep value in r zero-extended from width w */
+static void canonical(E *e, int r, int w) {
+  if (w == 8 || w == 16) movzx(e, r, w, R(r));
+  else if (w == 1) alu_ri(e, ALU_AND, 32, R(r), 1);
+}
+
+/* a constant address as [register + disp] when a register holds a nearby constant */
+static Op const_addr(E *e, uint64_t a) {
+  for (int i = 0; i < NPOOL; i++) {
+    KitCgVal v = e->regval[pool[i]];
+    if (v && e->v[v].isconst && fits32((int64_t)(a - e->v[v].imm))) {
+      e->pinned |= 1u << pool[i];
+      return M(pool[i], -1, (int32_t)(a - e->v[v].imm));
+    }
+  }
+  return (Op){.mem = false, .base = -1, .index = -1};
+}
+
+/* the memory operand of a load/store address p (ptradds folded) */
+static Op address(E *e, KitCgVal p) {
+  KitCgVal c = e->canon[p];
+  Val *x = &e->v[c];
+  Op m;
+  if (x->deferred) {
+    const KitCgInst *pa = x->def;
+    KitCgVal base = pa->args[0], off = pa->args[1];
+    Val *bx = &e->v[e->canon[base]];
+    int64_t imm;
+    if (imm_ok(e, off, 64, &imm)) {
+      if (bx->isconst && bx->reg < 0 && (m = const_addr(e, bx->imm + (uint64_t)imm)).mem) {
+      } else {
+        m = M(get(e, base), -1, (int32_t)imm);
+      }
+    } else {
+      int rb = get(e, base);
+      m = M(rb, get(e, off), 0);
+    }
+    use(e, base);
+    use(e, off);
+    x->uses--;
+    return m;
+  }
+  if (!x->isconst || x->reg >= 0 || !(m = const_addr(e, x->imm)).mem) m = M(get(e, p), -1, 0);
+  use(e, p);
+  return m;
+}
+
+/* ---- instructions ---------------------------------------------------------------------------- */
+
+static int cc_of(KitCgPred p) {
+  static const int cc[] = {[KIT_CG_EQ] = CC_E,   [KIT_CG_NE] = CC_NE,  [KIT_CG_SLT] = CC_L, [KIT_CG_SLE] = CC_LE,
+                           [KIT_CG_SGT] = CC_G,  [KIT_CG_SGE] = CC_GE, [KIT_CG_ULT] = CC_B, [KIT_CG_ULE] = CC_BE,
+                           [KIT_CG_UGT] = CC_A,  [KIT_CG_UGE] = CC_AE};
+  return cc[p];
+}
+static KitCgPred swap_pred(KitCgPred p) {
+  switch (p) {
+  case KIT_CG_SLT: return KIT_CG_SGT;
+  case KIT_CG_SGT: return KIT_CG_SLT;
+  case KIT_CG_SLE: return KIT_CG_SGE;
+  case KIT_CG_SGE: return KIT_CG_SLE;
+  case KIT_CG_ULT: return KIT_CG_UGT;
+  case KIT_CG_UGT: return KIT_CG_ULT;
+  case KIT_CG_ULE: return KIT_CG_UGE;
+  case KIT_CG_UGE: return KIT_CG_ULE;
+  default: return p;
+  }
+}
+static bool signed_pred(KitCgPred p) { return p >= KIT_CG_SLT && p <= KIT_CG_SGE; }
+
+/* an instruction that emits no code: constants (folded ones too), dead
+ * results, ptradds folded into their memory op */
+static bool silent(E *e, const KitCgInst *in) {
+  if (!in->id) return false;
+  Val *x = &e->v[in->id];
+  return x->isconst || x->deferred || (!x->uses && x->def == NULL);
+}
+
+static const KitCgInst *next_real(E *e, uint32_t blk, uint32_t i) {
+  const KitCgBlock *bl = &e->f->blocks[blk];
+  for (i++; i < bl->ninsts; i++)
+    if (!silent(e, &bl->insts[i])) return &bl->insts[i];
+  return NULL;
+}
+
+/* copy of a into a new value id */
+static void copy(E *e, KitCgVal id, KitCgVal a) {
+  int ra = get(e, a);
+  int dst = result_from(e, a, ra);
+  mov_rr(e, 64, dst, ra);
+  use(e, a);
+  define(e, id, dst);
+}
+
+static void binary(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  int w = width(t), sz = opsize(t);
+  bool comm = kit_cg_op_info[in->op].flags & KIT_CGO_COMM;
+  int64_t imm;
+  if (comm && e->v[e->canon[a]].isconst && !e->v[e->canon[b]].isconst) {
+    KitCgVal s = a;
+    a = b;
+    b = s;
+  }
+  int alu = in->op == KIT_CG_OP_ADD || in->op == KIT_CG_OP_PTRADD ? ALU_ADD
+            : in->op == KIT_CG_OP_SUB                            ? ALU_SUB
+            : in->op == KIT_CG_OP_AND                            ? ALU_AND
+            : in->op == KIT_CG_OP_OR                             ? ALU_OR
+            : in->op == KIT_CG_OP_XOR                            ? ALU_XOR
+                                                                 : -1;
+  int ra = get(e, a), dst;
+  if (imm_ok(e, b, sz, &imm)) {
+    if (alu == ALU_ADD && !dies(e, a)) { /* three operands: lea */
+      dst = result_from(e, a, ra);
+      lea(e, sz, dst, M(ra, -1, (int32_t)imm));
+    } else if (alu < 0) { /* mul */
+      dst = result_from(e, a, ra);
+      ins(e, sz, 0x69, 1, dst, R(ra));
+      b4(e, (uint32_t)imm);
+    } else {
+      dst = result_from(e, a, ra);
+      mov_rr(e, 64, dst, ra);
+      alu_ri(e, alu, sz, R(dst), imm);
+    }
+  } else {
+    int rb = get(e, b);
+    if (comm && dies(e, b) && !dies(e, a)) {
+      KitCgVal s = a;
+      a = b;
+      b = s;
+      int r = ra;
+      ra = rb;
+      rb = r;
+    }
+    dst = result_from(e, a, ra);
+    mov_rr(e, 64, dst, ra);
+    if (alu < 0) ins(e, sz, 0x0faf, 2, dst, R(rb));
+    else alu_rr(e, alu, sz, dst, rb);
+  }
+  use(e, a);
+  use(e, b);
+  if (alu == ALU_ADD || alu == ALU_SUB || alu < 0) canonical(e, dst, w);
+  define(e, in->id, dst);
+}
+
+static void shift(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  int w = width(t), sz = opsize(t);
+  int digit = in->op == KIT_CG_OP_SHL ? 4 : in->op == KIT_CG_OP_LSHR ? 5 : 7;
+  int64_t imm;
+  if (w == 1) { /* shifted by a multiple of 1: unchanged */
+    use(e, b);
+    copy(e, in->id, a);
+    return;
+  }
+  if (imm_ok(e, b, 64, &imm) || e->v[e->canon[b]].isconst) {
+    unsigned amt = (unsigned)(e->v[e->canon[b]].imm % (unsigned)w);
+    int ra = get(e, a);
+    int dst = result_from(e, a, ra);
+    mov_rr(e, 64, dst, ra);
+    if (digit == 7 && w < 32) movsx(e, 32, dst, w, R(dst));
+    if (amt) {
+      ins(e, sz, 0xc1, 1, digit, R(dst));
+      b1(e, amt);
+    }
+    if (digit != 5) canonical(e, dst, w);
+    use(e, a);
+    use(e, b);
+    define(e, in->id, dst);
+    return;
+  }
+  /* the amount goes to cl: rcx is a temporary of this instruction */
+  if (e->regval[RCX]) evict(e, RCX);
+  e->pinned |= 1u << RCX;
+  int rb = get(e, b);
+  mov_rr(e, 64, RCX, rb);
+  if (w < 32) alu_ri(e, ALU_AND, 32, R(RCX), w - 1);
+  int ra = get(e, a);
+  int dst = result_from(e, a, ra);
+  mov_rr(e, 64, dst, ra);
+  if (digit == 7 && w < 32) movsx(e, 32, dst, w, R(dst));
+  ins(e, sz, 0xd3, 1, digit, R(dst));
+  if (digit != 5) canonical(e, dst, w);
+  use(e, a);
+  use(e, b);
+  define(e, in->id, dst);
+}
+
+/* division: the dividend in rax, rdx its extension; both are temporaries */
+static void divide(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  int w = width(t), sz = opsize(t);
+  bool sgn = in->op == KIT_CG_OP_SDIV || in->op == KIT_CG_OP_SREM;
+  bool rem = in->op == KIT_CG_OP_UREM || in->op == KIT_CG_OP_SREM;
+  if (e->regval[RAX]) evict(e, RAX);
+  if (e->regval[RDX]) evict(e, RDX);
+  e->pinned |= 1u << RAX | 1u << RDX;
+  int rb = get(e, b);
+  int ra = get(e, a);
+  if (sgn && w < 32) {
+    movsx(e, 32, RAX, w, R(ra));
+    movsx(e, 32, SCRATCH, w, R(rb));
+    rb = SCRATCH;
+  } else {
+    mov_rr(e, 64, RAX, ra);
+  }
+  if (sgn) {
+    if (sz == 64) b1(e, 0x48);
+    b1(e, 0x99); /* cqo / cdq */
+  } else {
+    alu_rr(e, ALU_XOR, 32, RDX, RDX);
+  }
+  ins(e, sz, 0xf7, 1, sgn ? 7 : 6, R(rb));
+  use(e, a);
+  use(e, b);
+  int res = rem ? RDX : RAX;
+  e->pinned &= ~(1u << (rem ? RAX : RDX));
+  if (sgn && w < 32) movzx(e, res, w, R(res)); /* the signed result's high bits */
+  define(e, in->id, res);
+}
+
+static void minmax(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  int w = width(t), sz = opsize(t);
+  bool sgn = in->op == KIT_CG_OP_SMIN || in->op == KIT_CG_OP_SMAX;
+  int cc = in->op == KIT_CG_OP_SMIN ? CC_G : in->op == KIT_CG_OP_SMAX ? CC_L : in->op == KIT_CG_OP_UMIN ? CC_A : CC_B;
+  int ra = get(e, a), rb = get(e, b);
+  int dst = result_from(e, a, ra);
+  mov_rr(e, 64, dst, ra);
+  alu_rr(e, ALU_CMP, sgn && w < 32 ? w : sz, dst, rb);
+  cmov(e, sz, cc, dst, rb);
+  use(e, a);
+  use(e, b);
+  define(e, in->id, dst);
+}
+
+static void icmp(E *e, const KitCgInst *in, uint32_t blk, uint32_t idx) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  KitCgPred p = (KitCgPred)in->pred;
+  KitCgType t = vt(e, a);
+  int w = width(t);
+  int size = w == 64 ? 64 : w == 32 ? 32 : signed_pred(p) ? w : 32;
+  if (e->v[e->canon[a]].isconst && !e->v[e->canon[b]].isconst) {
+    KitCgVal s = a;
+    a = b;
+    b = s;
+    p = swap_pred(p);
+  }
+  int64_t imm;
+  int ra = get(e, a);
+  if (imm_ok(e, b, size == 64 ? 64 : 32, &imm)) alu_ri(e, ALU_CMP, size, R(ra), imm);
+  else alu_rr(e, ALU_CMP, size, ra, get(e, b));
+  use(e, a);
+  use(e, b);
+  int cc = cc_of(p);
+  const KitCgInst *nx = next_real(e, blk, idx);
+  KitCgVal id = in->id;
+  if (e->v[id].uses == 1 && nx &&
+      ((nx->op == KIT_CG_OP_SELECT && e->canon[nx->args[0]] == id && e->canon[nx->args[1]] != id &&
+        e->canon[nx->args[2]] != id) ||
+       (nx->op == KIT_CG_OP_CONDBR && e->canon[nx->args[0]] == id))) {
+    e->flags_val = id;
+    e->flags_cc = cc;
+    return;
+  }
+  int dst = alloc_reg(e);
+  ins(e, 8, 0x0f90u | (unsigned)cc, 2, 0, R(dst));
+  movzx(e, dst, 8, R(dst));
+  define(e, id, dst);
+}
+
+/* the condition code that holds when c is true: the flags of a fused icmp,
+ * or a test of c's register */
+static int condition(E *e, KitCgVal c) {
+  c = e->canon[c];
+  if (e->flags_val == c) {
+    e->flags_val = 0;
+    use(e, c);
+    return e->flags_cc;
+  }
+  int rc = get(e, c);
+  ins(e, 32, 0x85, 1, rc, R(rc));
+  use(e, c);
+  return CC_NE;
+}
+
+static void select_(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal c = in->args[0], a = in->args[1], b = in->args[2];
+  int sz = opsize(t);
+  bool cconst = e->v[e->canon[c]].isconst;
+  if (cconst) {
+    bool tv = e->v[e->canon[c]].imm & 1;
+    use(e, c);
+    use(e, tv ? b : a);
+    copy(e, in->id, tv ? a : b);
+    return;
+  }
+  int cc = condition(e, c);
+  int ra = get(e, a), rb = get(e, b), dst;
+  if (e->canon[a] == e->canon[b]) {
+    dst = result_from(e, a, ra);
+    mov_rr(e, 64, dst, ra);
+  } else if (dies(e, b)) {
+    dst = result_from(e, b, rb);
+    cmov(e, sz, cc, dst, ra);
+  } else if (dies(e, a)) {
+    dst = result_from(e, a, ra);
+    cmov(e, sz, cc ^ 1, dst, rb);
+  } else {
+    dst = alloc_reg(e);
+    e->pinned |= 1u << dst;
+    mov_rr(e, 64, dst, rb);
+    cmov(e, sz, cc, dst, ra);
+  }
+  use(e, a);
+  use(e, b);
+  define(e, in->id, dst);
+}
+
+static void convert(E *e, const KitCgInst *in) {
+  KitCgVal a = in->args[0];
+  int ws = width(vt(e, a)), wt = width((KitCgType)in->type);
+  bool sext = in->op == KIT_CG_OP_SEXT;
+  if (ws == wt || (ws < wt && !sext)) { /* zero-extended already */
+    copy(e, in->id, a);
+    return;
+  }
+  int ra = get(e, a);
+  int dst = result_from(e, a, ra);
+  if (ws > wt) { /* truncation */
+    if (wt == 32) mov_rr(e, 32, dst, ra);
+    else if (wt == 16 || wt == 8) movzx(e, dst, wt, R(ra));
+    else {
+      mov_rr(e, 64, dst, ra);
+      alu_ri(e, ALU_AND, 32, R(dst), 1);
+    }
+  } else if (ws == 1) {
+    mov_rr(e, 64, dst, ra);
+    ins(e, wt == 64 ? 64 : 32, 0xf7, 1, 3, R(dst)); /* neg */
+    canonical(e, dst, wt);
+  } else {
+    movsx(e, wt == 64 ? 64 : 32, dst, ws, R(ra));
+    canonical(e, dst, wt);
+  }
+  use(e, a);
+  define(e, in->id, dst);
+}
+
+static void unary(E *e, const KitCgInst *in, KitCgType t) {
+  KitCgVal a = in->args[0];
+  int w = width(t), sz = opsize(t);
+  int ra = get(e, a);
+  int dst = result_from(e, a, ra);
+  mov_rr(e, 64, dst, ra);
+  if (in->op == KIT_CG_OP_NOT && w < 32) alu_ri(e, ALU_XOR, 32, R(dst), (int64_t)mask_of(w));
+  else ins(e, sz, 0xf7, 1, in->op == KIT_CG_OP_NOT ? 2 : 3, R(dst));
+  if (in->op == KIT_CG_OP_NEG) canonical(e, dst, w);
+  use(e, a);
+  define(e, in->id, dst);
+}
+
+static int access_size(KitCgType t) { return t == KIT_CG_I1 ? 8 : width(t); }
+
+static void load_(E *e, const KitCgInst *in) {
+  Op m = address(e, in->args[0]);
+  e->pinned = 0; /* the load reads its address before it writes: any register will do */
+  int dst = alloc_reg(e);
+  load(e, access_size((KitCgType)in->type), dst, m);
+  if (in->id && e->v[in->id].uses) define(e, in->id, dst);
+}
+
+static void store_(E *e, const KitCgInst *in) {
+  KitCgVal v = in->args[0];
+  int size = access_size(vt(e, v));
+  Op m = address(e, in->args[1]);
+  int64_t imm;
+  if (imm_ok(e, v, size == 64 ? 64 : 32, &imm)) {
+    if (size == 8) {
+      ins(e, 8, 0xc6, 1, 0, m);
+      b1(e, (uint8_t)imm);
+    } else if (size == 16) {
+      ins(e, 16, 0xc7, 1, 0, m);
+      uint16_t h = (uint16_t)imm;
+      put(e, &h, 2);
+    } else {
+      ins(e, size, 0xc7, 1, 0, m);
+      b4(e, (uint32_t)imm);
+    }
+  } else {
+    store(e, size, m, get(e, v));
+  }
+  use(e, v);
+}
+
+static void frame_adjust(E *e, int alu) { /* add/sub rsp, F: F is patched in at the end */
+  ins(e, 64, 0x81, 1, alu, R(RSP));
+  if (e->nframefix == e->framefixcap) {
+    e->framefixcap = e->framefixcap ? 2 * e->framefixcap : 8;
+    uint32_t *p = realloc(e->framefix, e->framefixcap * sizeof *p);
+    if (!p) {
+      e->oom = true;
+      return;
+    }
+    e->framefix = p;
+  }
+  e->framefix[e->nframefix++] = (uint32_t)e->n;
+  b4(e, 0);
+}
+
+static void load_into(E *e, int r, KitCgVal v) { /* v's value into r, from wherever it is */
+  Val *x = &e->v[e->canon[v]];
+  if (x->reg >= 0) mov_rr(e, 64, r, x->reg);
+  else if (x->isconst) mov_ri(e, r, x->imm);
+  else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
+  else e->why = "value used before it is defined";
+}
+
+static void call(E *e, const KitCgInst *in, void *target) {
+  bool tail = in->flags & KIT_CG_F_TAIL, indirect = in->op == KIT_CG_OP_CALLI;
+  uint32_t first = indirect ? 1 : 0, n = in->nargs - first;
+  /* values needed after the call go to their slots (every pool register is
+   * caller-saved); this call's own uses do not count */
+  if (!tail)
+    for (int i = 0; i < NPOOL; i++) {
+      KitCgVal v = e->regval[pool[i]];
+      if (!v || e->v[v].isconst || e->v[v].in_slot) continue;
+      uint32_t here = 0;
+      for (uint32_t k = 0; k < in->nargs; k++) here += e->canon[in->args[k]] == v;
+      if (e->v[v].uses > here) {
+        store(e, 64, slot_op(e, &e->v[v]), pool[i]);
+        e->v[v].in_slot = true;
+      }
+    }
+  if (indirect) load_into(e, SCRATCH, in->args[0]);
+  else mov_ri(e, SCRATCH, (uint64_t)(uintptr_t)target);
+  /* register to register moves first (a parallel move: cycles swap), then
+   * slots and constants */
+  int dst[6], src[6];
+  unsigned np = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    Val *x = &e->v[e->canon[in->args[first + i]]];
+    if (x->reg >= 0 && x->reg != argreg[i]) {
+      dst[np] = argreg[i];
+      src[np] = x->reg;
+      np++;
+    }
+  }
+  while (np) {
+    unsigned k;
+    for (k = 0; k < np; k++) {
+      bool busy = false;
+      for (unsigned j = 0; j < np; j++) busy |= j != k && src[j] == dst[k];
+      if (!busy) break;
+    }
+    if (k < np) {
+      mov_rr(e, 64, dst[k], src[k]);
+    } else { /* a cycle */
+      k = 0;
+      ins(e, 64, 0x87, 1, src[k], R(dst[k])); /* xchg */
+      for (unsigned j = 1; j < np; j++) {
+        if (src[j] == dst[k]) src[j] = src[k];
+        else if (src[j] == src[k]) src[j] = dst[k];
+      }
+    }
+    dst[k] = dst[np - 1];
+    src[k] = src[np - 1];
+    np--;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    Val *x = &e->v[e->canon[in->args[first + i]]];
+    if (x->reg < 0) load_into(e, argreg[i], in->args[first + i]);
+  }
+  for (uint32_t k = 0; k < in->nargs; k++) use(e, in->args[k]);
+  for (int i = 0; i < NPOOL; i++)
+    if (e->regval[pool[i]]) {
+      e->v[e->regval[pool[i]]].reg = -1;
+      e->regval[pool[i]] = 0;
+    }
+  if (tail) {
+    if (e->frame) frame_adjust(e, ALU_ADD);
+    b1(e, 0x41), b1(e, 0xff), b1(e, 0xe3); /* jmp r11 */
+    return;
+  }
+  b1(e, 0x41), b1(e, 0xff), b1(e, 0xd3); /* call r11 */
+  if (in->id && e->v[in->id].uses) {
+    int w = width((KitCgType)in->type);
+    if (w == 32) mov_rr(e, 32, RAX, RAX);
+    else if (w < 32) movzx(e, RAX, w == 16 ? 16 : 8, R(RAX));
+    if (w == 1) alu_ri(e, ALU_AND, 32, R(RAX), 1);
+    define(e, in->id, RAX);
+  }
+}
+
+static void ret_(E *e, const KitCgInst *in) {
+  if (in->nargs) load_into(e, RAX, in->args[0]);
+  if (in->nargs) use(e, in->args[0]);
+  if (e->frame) frame_adjust(e, ALU_ADD);
+  b1(e, 0xc3);
+}
+
+static void branch_to(E *e, uint32_t blk, int cc /* -1: always */) {
+  uint32_t at = cc < 0 ? jmp(e) : jcc(e, cc);
+  if (e->nfix == e->fixcap) {
+    e->fixcap = e->fixcap ? 2 * e->fixcap : 16;
+    Fix *p = realloc(e->fix, e->fixcap * sizeof *p);
+    if (!p) {
+      e->oom = true;
+      return;
+    }
+    e->fix = p;
+  }
+  e->fix[e->nfix++] = (Fix){at, blk};
+}
+
+/* ---- the function ------------------------------------------------------------------------------ */
+
+static bool int_type(KitCgType t) { return t == KIT_CG_VOID || (t >= KIT_CG_I1 && t <= KIT_CG_I64) || t == KIT_CG_PTR; }
+
+static bool fold(E *e, const KitCgInst *in, uint64_t *out) {
+  uint64_t a[3] = {0};
+  for (uint32_t k = 0; k < in->nargs && k < 3; k++) {
+    if (!e->v[in->args[k]].isconst) return false;
+    a[k] = e->v[in->args[k]].imm;
+  }
+  int w = width((KitCgType)in->type);
+  uint64_t r;
+  switch (in->op) {
+  case KIT_CG_OP_CONST: r = in->imm; break;
+  case KIT_CG_OP_ZEXT:
+  case KIT_CG_OP_TRUNC:
+  case KIT_CG_OP_PTRTOINT:
+  case KIT_CG_OP_INTTOPTR: r = a[0]; break;
+  case KIT_CG_OP_SEXT: {
+    int ws = width(vt(e, in->args[0]));
+    r = ws == 64 ? a[0] : (a[0] >> (ws - 1) & 1) ? a[0] | ~mask_of(ws) : a[0];
+    break;
+  }
+  case KIT_CG_OP_ADD:
+  case KIT_CG_OP_PTRADD: r = a[0] + a[1]; break;
+  case KIT_CG_OP_SUB: r = a[0] - a[1]; break;
+  case KIT_CG_OP_AND: r = a[0] & a[1]; break;
+  case KIT_CG_OP_OR: r = a[0] | a[1]; break;
+  case KIT_CG_OP_XOR: r = a[0] ^ a[1]; break;
+  case KIT_CG_OP_MUL: r = a[0] * a[1]; break;
+  default: return false;
+  }
+  *out = r & mask_of(w);
+  return true;
+}
+
+static const char *check(const KitCgModule *m, const KitCgFunc *f) {
+  if (f->nparams > 6 || f->variadic || f->nstack) return "parameters or stack objects";
+  for (uint32_t i = 0; i < f->nparams; i++)
+    if (!int_type((KitCgType)f->params[i].type) || f->params[i].attrs & (KIT_CG_PA_BYVAL | KIT_CG_PA_SRET))
+      return "a parameter type";
+  if (!int_type((KitCgType)f->ret[0]) || f->ret[1] != KIT_CG_VOID) return "the result type";
+  for (uint32_t v = 1; v < f->nvals; v++)
+    if (!int_type((KitCgType)f->vtype[v]) && f->vtype[v] != KIT_CG_VOID) return "a value type (float or i128)";
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    for (uint32_t i = 0; i < bl->ninsts; i++) {
+      const KitCgInst *in = &bl->insts[i];
+      switch (in->op) {
+      case KIT_CG_OP_CONST: case KIT_CG_OP_ADD: case KIT_CG_OP_SUB: case KIT_CG_OP_MUL:
+      case KIT_CG_OP_AND: case KIT_CG_OP_OR: case KIT_CG_OP_XOR: case KIT_CG_OP_SHL: case KIT_CG_OP_LSHR:
+      case KIT_CG_OP_ASHR: case KIT_CG_OP_NEG: case KIT_CG_OP_NOT: case KIT_CG_OP_UMIN: case KIT_CG_OP_UMAX:
+      case KIT_CG_OP_SELECT: case KIT_CG_OP_TRUNC: case KIT_CG_OP_ZEXT: case KIT_CG_OP_SEXT:
+      case KIT_CG_OP_PTRTOINT: case KIT_CG_OP_INTTOPTR: case KIT_CG_OP_PTRADD: case KIT_CG_OP_BR:
+      case KIT_CG_OP_CONDBR: case KIT_CG_OP_RET: case KIT_CG_OP_UNREACHABLE: case KIT_CG_OP_TRAP:
+      case KIT_CG_OP_FENCE:
+        break;
+      case KIT_CG_OP_UDIV: case KIT_CG_OP_UREM: case KIT_CG_OP_SDIV: case KIT_CG_OP_SREM:
+      case KIT_CG_OP_SMIN: case KIT_CG_OP_SMAX:
+        if (in->type == KIT_CG_I1) return "i1 signed or divide";
+        break;
+      case KIT_CG_OP_ICMP:
+        if (signed_pred((KitCgPred)in->pred) && f->vtype[in->args[0]] == KIT_CG_I1) return "signed i1 compare";
+        break;
+      case KIT_CG_OP_LOAD: case KIT_CG_OP_STORE:
+        if (in->flags & KIT_CG_F_VOLATILE) return "volatile";
+        break;
+      case KIT_CG_OP_CALL: case KIT_CG_OP_CALLI: {
+        if (in->type2 != KIT_CG_VOID || in->flags & KIT_CG_F_VARARGS || in->nargs - (in->op == KIT_CG_OP_CALLI) > 6)
+          return "a call's signature";
+        if (in->op == KIT_CG_OP_CALL) {
+          const KitCgFunc *c = kit_cg_func_of(m, in->aux);
+          if (m->syms[in->aux].kind != KIT_CG_SYM_FUNC || !kit_cg_func_is_decl(c)) return "a call into the module";
+          for (uint32_t k = 0; k < c->nparams && k < in->nargs; k++)
+            if (c->params[k].attrs & KIT_CG_PA_SEXT && width((KitCgType)c->params[k].type) < 32)
+              return "a sign-extended argument";
+        }
+        if (in->argattrs)
+          for (uint32_t k = 0; k + (in->op == KIT_CG_OP_CALLI) < in->nargs; k++)
+            if (in->argattrs[k].attrs & ~KIT_CG_PA_ZEXT) return "a call's argument attributes";
+        if (in->flags & KIT_CG_F_TAIL) { /* must be followed by the ret of its result */
+          if (i + 1 >= bl->ninsts || bl->insts[i + 1].op != KIT_CG_OP_RET) return "a tail call not followed by ret";
+          const KitCgInst *r = &bl->insts[i + 1];
+          if (r->nargs && (!in->id || r->args[0] != in->id)) return "a tail call whose result is not returned";
+        }
+        break;
+      }
+      default: return kit_cg_op_info[in->op].name;
+      }
+    }
+  }
+  return NULL;
+}
+
+/* use counts, constants (folded and shared), globals, dead code, folded ptradds */
+static bool prepare(E *e) {
+  const KitCgFunc *f = e->f;
+  uint32_t nv = f->nvals;
+  e->v = calloc(nv + 1, sizeof *e->v);
+  e->canon = calloc(nv + 1, sizeof *e->canon);
+  e->blkoff = calloc(f->nblocks + 1, sizeof *e->blkoff);
+  const KitCgInst **user = calloc(nv + 1, sizeof *user);
+  if (!e->v || !e->canon || !e->blkoff || !user) {
+    free(user);
+    return false;
+  }
+  for (uint32_t v = 0; v <= nv; v++) {
+    e->v[v].reg = -1;
+    e->v[v].slot = -1;
+    e->canon[v] = v;
+  }
+  /* fold; equal constants: the first one stands for all (a small hash) */
+  uint32_t hcap = 64;
+  while (hcap < nv * 2) hcap *= 2;
+  KitCgVal *h = calloc(hcap, sizeof *h);
+  if (!h) {
+    free(user);
+    return false;
+  }
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      if (!in->id) continue;
+      Val *x = &e->v[in->id];
+      x->def = in;
+      x->defblk = bi;
+      uint64_t imm;
+      if (!fold(e, in, &imm)) continue;
+      x->isconst = true;
+      x->imm = imm;
+      uint32_t k = (uint32_t)((imm * 0x9E3779B97F4A7C15ull) >> 40) & (hcap - 1);
+      while (h[k] && e->v[h[k]].imm != imm) k = (k + 1) & (hcap - 1);
+      if (!h[k]) h[k] = in->id;
+      e->canon[in->id] = h[k];
+    }
+  free(h);
+  /* uses (of canonical values), the block of the last one */
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      if (in->id && e->v[in->id].isconst) continue;
+      for (uint32_t k = 0; k < in->nargs; k++) {
+        KitCgVal a = e->canon[in->args[k]];
+        e->v[a].uses++;
+        user[a] = in;
+        if (!e->v[a].isconst && a > f->nparams && e->v[a].defblk != bi) e->v[a].global = true;
+        if (a <= f->nparams && bi != 0) e->v[a].global = true;
+      }
+    }
+  /* dead pure results (not loads: a guest load must still fault) */
+  for (uint32_t bi = f->nblocks; bi-- > 0;)
+    for (uint32_t i = f->blocks[bi].ninsts; i-- > 0;) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      unsigned fl = kit_cg_op_info[in->op].flags;
+      if (!in->id || e->v[in->id].isconst || e->v[in->id].uses || (fl & (KIT_CGO_SIDE | KIT_CGO_MEM | KIT_CGO_TERM)))
+        continue;
+      if (in->op == KIT_CG_OP_SDIV || in->op == KIT_CG_OP_UDIV || in->op == KIT_CG_OP_SREM || in->op == KIT_CG_OP_UREM)
+        continue;
+      e->v[in->id].def = NULL; /* silent */
+      for (uint32_t k = 0; k < in->nargs; k++) e->v[e->canon[in->args[k]]].uses--;
+    }
+  /* a ptradd whose one use is the address of a load or store in its block */
+  for (uint32_t v = f->nparams + 1; v < nv; v++) {
+    Val *x = &e->v[v];
+    const KitCgInst *u = user[v];
+    if (!x->def || x->isconst || x->def->op != KIT_CG_OP_PTRADD || x->uses != 1 || x->global || !u) continue;
+    if ((u->op == KIT_CG_OP_LOAD && u->args[0] == v) ||
+        (u->op == KIT_CG_OP_STORE && u->args[1] == v && u->args[0] != v))
+      x->deferred = true;
+  }
+  free(user);
+  return true;
+}
+
+static void emit_function(E *e) {
+  const KitCgFunc *f = e->f;
+  if (e->frame) frame_adjust(e, ALU_SUB);
+  for (uint32_t bi = 0; bi < f->nblocks && !e->why && !e->oom; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    e->blkoff[bi] = (uint32_t)e->n;
+    for (int i = 0; i < NPOOL; i++) {
+      if (e->regval[pool[i]]) e->v[e->regval[pool[i]]].reg = -1;
+      e->regval[pool[i]] = 0;
+    }
+    e->flags_val = 0;
+    if (bi == 0)
+      for (uint32_t p = 1; p <= f->nparams; p++) {
+        if (!e->v[p].uses) continue;
+        bind(e, p, argreg[p - 1]);
+        if (e->v[p].global) {
+          store(e, 64, slot_op(e, &e->v[p]), argreg[p - 1]);
+          e->v[p].in_slot = true;
+        }
+      }
+    for (uint32_t i = 0; i < bl->ninsts && !e->why; i++) {
+      const KitCgInst *in = &bl->insts[i];
+      e->cur_blk = bi;
+      e->cur_inst = i;
+      e->pinned = 0;
+      if (silent(e, in)) continue;
+      KitCgType t = (KitCgType)in->type;
+      if (in->id && !e->v[in->id].uses && !(kit_cg_op_info[in->op].flags & (KIT_CGO_SIDE | KIT_CGO_MEM)) &&
+          in->op != KIT_CG_OP_SDIV && in->op != KIT_CG_OP_UDIV && in->op != KIT_CG_OP_SREM &&
+          in->op != KIT_CG_OP_UREM)
+        continue;
+      switch (in->op) {
+      case KIT_CG_OP_ADD: case KIT_CG_OP_SUB: case KIT_CG_OP_MUL: case KIT_CG_OP_AND: case KIT_CG_OP_OR:
+      case KIT_CG_OP_XOR: binary(e, in, t); break;
+      case KIT_CG_OP_PTRADD: binary(e, in, KIT_CG_I64); break;
+      case KIT_CG_OP_SHL: case KIT_CG_OP_LSHR: case KIT_CG_OP_ASHR: shift(e, in, t); break;
+      case KIT_CG_OP_UDIV: case KIT_CG_OP_UREM: case KIT_CG_OP_SDIV: case KIT_CG_OP_SREM: divide(e, in, t); break;
+      case KIT_CG_OP_SMIN: case KIT_CG_OP_SMAX: case KIT_CG_OP_UMIN: case KIT_CG_OP_UMAX: minmax(e, in, t); break;
+      case KIT_CG_OP_NEG: case KIT_CG_OP_NOT: unary(e, in, t); break;
+      case KIT_CG_OP_ICMP: icmp(e, in, bi, i); break;
+      case KIT_CG_OP_SELECT: select_(e, in, t); break;
+      case KIT_CG_OP_TRUNC: case KIT_CG_OP_ZEXT: case KIT_CG_OP_SEXT: case KIT_CG_OP_PTRTOINT:
+      case KIT_CG_OP_INTTOPTR: convert(e, in); break;
+      case KIT_CG_OP_LOAD: load_(e, in); break;
+      case KIT_CG_OP_STORE: store_(e, in); break;
+      case KIT_CG_OP_FENCE: b1(e, 0x0f), b1(e, 0xae), b1(e, 0xf0); break;
+      case KIT_CG_OP_CALL:
+      case KIT_CG_OP_CALLI: {
+        void *target = NULL;
+        if (in->op == KIT_CG_OP_CALL) {
+          const char *name = kit_cg_sym_name(e->m, in->aux);
+          target = e->x->resolve ? e->x->resolve(e->x->user, name) : NULL;
+          if (!target) target = dlsym(RTLD_DEFAULT, name);
+          if (!target) {
+            e->why = "an external that does not resolve";
+            break;
+          }
+        }
+        call(e, in, target);
+        if (in->flags & KIT_CG_F_TAIL) i++; /* its ret */
+        break;
+      }
+      case KIT_CG_OP_RET: ret_(e, in); break;
+      case KIT_CG_OP_BR:
+        if (in->blks[0] != bi + 1) branch_to(e, in->blks[0], -1);
+        break;
+      case KIT_CG_OP_CONDBR: {
+        KitCgBlkId tb = in->blks[0], fb = in->blks[1];
+        Val *c = &e->v[e->canon[in->args[0]]];
+        if (c->isconst) {
+          KitCgBlkId to = c->imm & 1 ? tb : fb;
+          use(e, in->args[0]);
+          if (to != bi + 1) branch_to(e, to, -1);
+          break;
+        }
+        int cc = condition(e, in->args[0]);
+        if (tb == bi + 1) branch_to(e, fb, cc ^ 1);
+        else {
+          branch_to(e, tb, cc);
+          if (fb != bi + 1) branch_to(e, fb, -1);
+        }
+        break;
+      }
+      case KIT_CG_OP_UNREACHABLE:
+      case KIT_CG_OP_TRAP: b1(e, 0x0f), b1(e, 0x0b); break;
+      default: e->why = kit_cg_op_info[in->op].name; break;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < e->nfix; i++) {
+    int32_t rel = (int32_t)e->blkoff[e->fix[i].blk] - (int32_t)(e->fix[i].at + 4);
+    memcpy(e->code + e->fix[i].at, &rel, 4);
+  }
+  uint32_t fs = 8 * e->nslots;
+  if (fs % 16 != 8) fs += 8;
+  for (uint32_t i = 0; i < e->nframefix; i++) memcpy(e->code + e->framefix[i], &fs, 4);
+}
+
+static void *place(KitX64 *x, const uint8_t *code, size_t n) {
+  size_t at = (x->used + 15) & ~(size_t)15;
+  if (!x->chunk || at + n > x->cap) {
+    size_t cap = n > CHUNK ? (n + 4095) & ~(size_t)4095 : CHUNK;
+    void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    x->chunk = p;
+    x->cap = cap;
+    at = 0;
+  }
+  memcpy(x->chunk + at, code, n);
+  x->used = at + n;
+  x->total += n;
+  return x->chunk + at;
+}
+
+static void e_free(E *e) {
+  free(e->code);
+  free(e->v);
+  free(e->canon);
+  free(e->blkoff);
+  free(e->fix);
+  free(e->framefix);
+}
+
+void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const char **why) {
+  const char *w = !x ? "no x86-64 compiler" : kit_cg_func_is_decl(f) ? "a declaration" : check(m, f);
+  if (w) {
+    if (why) *why = w;
+    return NULL;
+  }
+  bool has_calls = false;
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      has_calls |= (in->op == KIT_CG_OP_CALL || in->op == KIT_CG_OP_CALLI) && !(in->flags & KIT_CG_F_TAIL);
+    }
+  void *out = NULL;
+  for (int attempt = 0; attempt < 2 && !out; attempt++) {
+    E e = {.x = x, .m = m, .f = f, .frame = has_calls || attempt == 1};
+    if (!prepare(&e)) {
+      e.why = "out of memory";
+    } else {
+      emit_function(&e);
+      if (e.oom) e.why = "out of memory";
+    }
+    w = e.why;
+    if (!w) out = place(x, e.code, e.n);
+    bool retry = w && !strcmp(w, "red zone full") && !e.frame;
+    e_free(&e);
+    if (!retry) break;
+  }
+  if (!out && why) *why = w ? w : "out of executable memory";
+  return out;
+}
+
+KitX64 *kit_x64_new(KitCgResolver resolve, void *user) {
+  KitX64 *x = calloc(1, sizeof *x);
+  if (!x) return NULL;
+  x->resolve = resolve;
+  x->user = user;
+  return x;
+}
+
+void kit_x64_free(KitX64 *x) {
+  /* code chunks stay mapped: code may still be running or linked to */
+  free(x);
+}
+
+size_t kit_x64_code_size(const KitX64 *x) { return x ? x->total : 0; }
+
+#else /* not an x86-64 host */
+
+KitX64 *kit_x64_new(KitCgResolver resolve, void *user) {
+  (void)resolve;
+  (void)user;
+  return NULL;
+}
+void kit_x64_free(KitX64 *x) { (void)x; }
+void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const char **why) {
+  (void)x, (void)m, (void)f;
+  if (why) *why = "not an x86-64 host";
+  return NULL;
+}
+size_t kit_x64_code_size(const KitX64 *x) {
+  (void)x;
+  return 0;
+}
+#endif
