@@ -74,7 +74,14 @@ typedef struct E {
   Val *v;
   KitCgVal *canon; /* equal constants share one value */
   KitCgVal regval[16];
-  unsigned pinned; /* registers the current instruction holds */
+  uint64_t kconst[16]; /* a constant a register still holds (kvalid), used or not */
+  unsigned kvalid;
+  unsigned pinned;     /* registers the current instruction holds */
+  unsigned reserved;   /* registers no value may take: rdi when it keeps the first parameter */
+  int32_t *order;      /* blocks in emission order */
+  int32_t *fused;      /* the block emitted right after, continuing its registers, or -1 */
+  uint32_t *region;    /* a block and the blocks fused after it share one */
+  const KitCgInst *skip[2]; /* instructions a read-modify-write folded in */
   uint32_t nslots;
   bool frame;      /* slots below rsp (calls) instead of the red zone */
   uint32_t *blkoff;
@@ -251,17 +258,28 @@ static Op slot_op(E *e, Val *v) {
 }
 
 /* is value v (canonical) used at or after instruction i of the current block? distance */
+/* does operand a use v (directly, or through the deferred values it is made of)? */
+static bool mentions(E *e, KitCgVal a, KitCgVal v, int depth) {
+  a = e->canon[a];
+  if (a == v) return true;
+  if (depth < 2 && e->v[a].deferred && e->v[a].def)
+    for (uint32_t j = 0; j < e->v[a].def->nargs; j++)
+      if (mentions(e, e->v[a].def->args[j], v, depth + 1)) return true;
+  return false;
+}
+
 static unsigned next_use(E *e, KitCgVal v) {
-  const KitCgBlock *bl = &e->f->blocks[e->cur_blk];
-  for (uint32_t i = e->cur_inst, d = 0; i < bl->ninsts && d < 64; i++, d++) {
-    const KitCgInst *in = &bl->insts[i];
-    for (uint32_t k = 0; k < in->nargs; k++) {
-      KitCgVal a = e->canon[in->args[k]];
-      if (a == v) return d;
-      if (e->v[a].deferred && e->v[a].def)
-        for (uint32_t j = 0; j < e->v[a].def->nargs; j++)
-          if (e->canon[e->v[a].def->args[j]] == v) return d;
+  uint32_t blk = e->cur_blk, i = e->cur_inst, d = 0;
+  while (d < 64) {
+    const KitCgBlock *bl = &e->f->blocks[blk];
+    for (; i < bl->ninsts && d < 64; i++, d++) {
+      const KitCgInst *in = &bl->insts[i];
+      for (uint32_t k = 0; k < in->nargs; k++)
+        if (mentions(e, in->args[k], v, 0)) return d;
     }
+    if (e->fused[blk] < 0) break;
+    blk = (uint32_t)e->fused[blk];
+    i = 0;
   }
   return 1000;
 }
@@ -282,10 +300,17 @@ static void evict(E *e, int r) {
 static int alloc_reg(E *e) {
   int best = -1;
   unsigned far = 0;
+  for (int pass = 0; pass < 2; pass++) /* free ones, those without a constant first */
+    for (int i = 0; i < NPOOL; i++) {
+      int r = pool[i];
+      if (!((e->pinned | e->reserved) & 1u << r) && !e->regval[r] && (pass || !(e->kvalid & 1u << r))) {
+        e->kvalid &= ~(1u << r);
+        return r;
+      }
+    }
   for (int i = 0; i < NPOOL; i++) {
     int r = pool[i];
-    if (e->pinned & 1u << r) continue;
-    if (!e->regval[r]) return r;
+    if ((e->pinned | e->reserved) & 1u << r) continue;
     KitCgVal v = e->regval[r];
     unsigned d = next_use(e, v) * 2 + (e->v[v].isconst || e->v[v].in_slot); /* cheap to drop first */
     if (best < 0 || d > far) {
@@ -298,13 +323,23 @@ static int alloc_reg(E *e) {
     return RAX;
   }
   evict(e, best);
+  e->kvalid &= ~(1u << best);
   return best;
 }
 
 static void bind(E *e, KitCgVal v, int r) {
   e->regval[r] = v;
   e->v[v].reg = (int8_t)r;
+  if (e->v[v].isconst) {
+    e->kconst[r] = e->v[v].imm;
+    e->kvalid |= 1u << r;
+  } else {
+    e->kvalid &= ~(1u << r);
+  }
 }
+
+/* registers an instruction writes as temporaries: their constants are gone */
+static void clobber(E *e, int r) { e->kvalid &= ~(1u << r); }
 
 /* v in a register (pinned for the current instruction) */
 static int get(E *e, KitCgVal v) {
@@ -314,6 +349,15 @@ static int get(E *e, KitCgVal v) {
     e->pinned |= 1u << x->reg;
     return x->reg;
   }
+  if (x->isconst)
+    for (int i = 0; i < NPOOL; i++) {
+      int r = pool[i];
+      if (!e->regval[r] && (e->kvalid & 1u << r) && e->kconst[r] == x->imm && !(e->reserved & 1u << r)) {
+        bind(e, v, r);
+        e->pinned |= 1u << r;
+        return r;
+      }
+    }
   int r = alloc_reg(e);
   if (x->isconst) mov_ri(e, r, x->imm);
   else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
@@ -385,10 +429,10 @@ static void canonical(E *e, int r, int w) {
 /* a constant address as [register + disp] when a register holds a nearby constant */
 static Op const_addr(E *e, uint64_t a) {
   for (int i = 0; i < NPOOL; i++) {
-    KitCgVal v = e->regval[pool[i]];
-    if (v && e->v[v].isconst && fits32((int64_t)(a - e->v[v].imm))) {
-      e->pinned |= 1u << pool[i];
-      return M(pool[i], -1, (int32_t)(a - e->v[v].imm));
+    int r = pool[i];
+    if ((e->kvalid & 1u << r) && fits32((int64_t)(a - e->kconst[r]))) {
+      e->pinned |= 1u << r;
+      return M(r, -1, (int32_t)(a - e->kconst[r]));
     }
   }
   return (Op){.mem = false, .base = -1, .index = -1};
@@ -549,6 +593,7 @@ static void shift(E *e, const KitCgInst *in, KitCgType t) {
   }
   /* the amount goes to cl: rcx is a temporary of this instruction */
   if (e->regval[RCX]) evict(e, RCX);
+  clobber(e, RCX);
   e->pinned |= 1u << RCX;
   int rb = get(e, b);
   mov_rr(e, 64, RCX, rb);
@@ -572,6 +617,8 @@ static void divide(E *e, const KitCgInst *in, KitCgType t) {
   bool rem = in->op == KIT_CG_OP_UREM || in->op == KIT_CG_OP_SREM;
   if (e->regval[RAX]) evict(e, RAX);
   if (e->regval[RDX]) evict(e, RDX);
+  clobber(e, RAX);
+  clobber(e, RDX);
   e->pinned |= 1u << RAX | 1u << RDX;
   int rb = get(e, b);
   int ra = get(e, a);
@@ -625,10 +672,25 @@ static void icmp(E *e, const KitCgInst *in, uint32_t blk, uint32_t idx) {
     p = swap_pred(p);
   }
   int64_t imm;
-  int ra = get(e, a);
-  if (imm_ok(e, b, size == 64 ? 64 : 32, &imm)) alu_ri(e, ALU_CMP, size, R(ra), imm);
-  else alu_rr(e, ALU_CMP, size, ra, get(e, b));
-  use(e, a);
+  if (e->v[e->canon[b]].deferred) { /* a loaded operand: compare memory */
+    KitCgVal s = a;
+    a = b;
+    b = s;
+    p = swap_pred(p);
+  }
+  Val *la = &e->v[e->canon[a]];
+  if (la->deferred && la->def->op == KIT_CG_OP_LOAD) {
+    int lsize = width((KitCgType)la->def->type);
+    Op m = address(e, la->def->args[0]);
+    la->uses--;
+    imm_ok(e, b, lsize == 64 ? 64 : 32, &imm);
+    alu_ri(e, ALU_CMP, lsize, m, imm);
+  } else {
+    int ra = get(e, a);
+    if (imm_ok(e, b, size == 64 ? 64 : 32, &imm)) alu_ri(e, ALU_CMP, size, R(ra), imm);
+    else alu_rr(e, ALU_CMP, size, ra, get(e, b));
+    use(e, a);
+  }
   use(e, b);
   int cc = cc_of(p);
   const KitCgInst *nx = next_real(e, blk, idx);
@@ -739,7 +801,56 @@ static void unary(E *e, const KitCgInst *in, KitCgType t) {
 
 static int access_size(KitCgType t) { return t == KIT_CG_I1 ? 8 : width(t); }
 
+/* the same memory location: one address value, or two folded ptradds of the
+ * same base and constant offset */
+static bool same_place(E *e, KitCgVal p, KitCgVal q) {
+  p = e->canon[p];
+  q = e->canon[q];
+  if (p == q) return true;
+  Val *x = &e->v[p], *y = &e->v[q];
+  if (!x->deferred || !y->deferred || x->def->op != KIT_CG_OP_PTRADD || y->def->op != KIT_CG_OP_PTRADD) return false;
+  Val *ox = &e->v[e->canon[x->def->args[1]]], *oy = &e->v[e->canon[y->def->args[1]]];
+  return e->canon[x->def->args[0]] == e->canon[y->def->args[0]] && ox->isconst && oy->isconst && ox->imm == oy->imm;
+}
+
+/* an address operand that no instruction will read: its uses are done */
+static void discard(E *e, KitCgVal p) {
+  Val *x = &e->v[e->canon[p]];
+  if (x->deferred) {
+    use(e, x->def->args[0]);
+    use(e, x->def->args[1]);
+    x->uses--;
+  } else {
+    use(e, p);
+  }
+}
+
+/* load, add a constant, store back to the same place: add to memory */
+static bool rmw(E *e, const KitCgInst *in) {
+  KitCgType t = (KitCgType)in->type;
+  if ((t != KIT_CG_I64 && t != KIT_CG_I32) || e->v[in->id].uses != 1) return false;
+  const KitCgInst *add = next_real(e, e->cur_blk, e->cur_inst);
+  if (!add || add->op != KIT_CG_OP_ADD || e->v[add->id].uses != 1) return false;
+  KitCgVal c = e->canon[add->args[0]] == in->id ? add->args[1] : add->args[0];
+  int64_t imm;
+  if (e->canon[add->args[0]] != in->id && e->canon[add->args[1]] != in->id) return false;
+  if (!imm_ok(e, c, width(t), &imm)) return false;
+  const KitCgInst *st = next_real(e, e->cur_blk, (uint32_t)(add - e->f->blocks[e->cur_blk].insts));
+  if (!st || st->op != KIT_CG_OP_STORE || e->canon[st->args[0]] != add->id || !same_place(e, in->args[0], st->args[1]))
+    return false;
+  Op m = address(e, in->args[0]);
+  alu_ri(e, ALU_ADD, width(t), m, imm);
+  discard(e, st->args[1]);
+  use(e, in->id);
+  use(e, c);
+  use(e, add->id);
+  e->skip[0] = add;
+  e->skip[1] = st;
+  return true;
+}
+
 static void load_(E *e, const KitCgInst *in) {
+  if (in->id && rmw(e, in)) return;
   Op m = address(e, in->args[0]);
   e->pinned = 0; /* the load reads its address before it writes: any register will do */
   int dst = alloc_reg(e);
@@ -849,6 +960,7 @@ static void call(E *e, const KitCgInst *in, void *target) {
     if (x->reg < 0) load_into(e, argreg[i], in->args[first + i]);
   }
   for (uint32_t k = 0; k < in->nargs; k++) use(e, in->args[k]);
+  e->kvalid = 0;
   for (int i = 0; i < NPOOL; i++)
     if (e->regval[pool[i]]) {
       e->v[e->regval[pool[i]]].reg = -1;
@@ -991,11 +1103,48 @@ static bool prepare(E *e) {
   e->v = calloc(nv + 1, sizeof *e->v);
   e->canon = calloc(nv + 1, sizeof *e->canon);
   e->blkoff = calloc(f->nblocks + 1, sizeof *e->blkoff);
+  e->order = calloc(f->nblocks + 1, sizeof *e->order);
+  e->fused = calloc(f->nblocks + 1, sizeof *e->fused);
+  e->region = calloc(f->nblocks + 1, sizeof *e->region);
   const KitCgInst **user = calloc(nv + 1, sizeof *user);
-  if (!e->v || !e->canon || !e->blkoff || !user) {
+  uint32_t *preds = calloc(f->nblocks + 1, sizeof *preds);
+  bool *placed = calloc(f->nblocks + 1, sizeof *placed);
+  if (!e->v || !e->canon || !e->blkoff || !e->order || !e->fused || !e->region || !user || !preds || !placed) {
     free(user);
+    free(preds);
+    free(placed);
     return false;
   }
+  /* emission order: a block that ends in br to a block with no other
+   * predecessor is followed by it, which continues its registers */
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
+    if (t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR))
+      for (uint32_t k = 0; k < t->nblks; k++) preds[t->blks[k]]++;
+    e->fused[bi] = -1;
+  }
+  preds[0]++; /* the entry is entered */
+  uint32_t no = 0;
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    if (placed[bi]) continue;
+    uint32_t b = bi;
+    placed[b] = true;
+    e->order[no++] = (int32_t)b;
+    e->region[b] = bi;
+    for (;;) {
+      const KitCgBlock *bl = &f->blocks[b];
+      const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
+      if (!t || t->op != KIT_CG_OP_BR || preds[t->blks[0]] != 1 || placed[t->blks[0]]) break;
+      e->fused[b] = (int32_t)t->blks[0];
+      b = t->blks[0];
+      placed[b] = true;
+      e->order[no++] = (int32_t)b;
+      e->region[b] = bi;
+    }
+  }
+  free(preds);
+  free(placed);
   for (uint32_t v = 0; v <= nv; v++) {
     e->v[v].reg = -1;
     e->v[v].slot = -1;
@@ -1035,8 +1184,8 @@ static bool prepare(E *e) {
         KitCgVal a = e->canon[in->args[k]];
         e->v[a].uses++;
         user[a] = in;
-        if (!e->v[a].isconst && a > f->nparams && e->v[a].defblk != bi) e->v[a].global = true;
-        if (a <= f->nparams && bi != 0) e->v[a].global = true;
+        if (!e->v[a].isconst && a > f->nparams && e->region[e->v[a].defblk] != e->region[bi]) e->v[a].global = true;
+        if (a <= f->nparams && e->region[bi] != e->region[0] && !(a == 1 && e->reserved)) e->v[a].global = true;
       }
     }
   /* dead pure results (not loads: a guest load must still fault) */
@@ -1060,6 +1209,22 @@ static bool prepare(E *e) {
         (u->op == KIT_CG_OP_STORE && u->args[1] == v && u->args[0] != v))
       x->deferred = true;
   }
+  /* a load whose one use is the compare right after it, with a constant:
+   * the compare reads memory */
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    for (uint32_t i = 0; i < bl->ninsts; i++) {
+      const KitCgInst *in = &bl->insts[i];
+      if (in->op != KIT_CG_OP_LOAD || !in->id || e->v[in->id].uses != 1 || in->type == KIT_CG_I1) continue;
+      const KitCgInst *u = user[in->id];
+      if (!u || u->op != KIT_CG_OP_ICMP || next_real(e, bi, i) != u) continue;
+      KitCgVal other = e->canon[u->args[0]] == in->id ? u->args[1] : u->args[0];
+      int64_t imm;
+      int w = width((KitCgType)in->type);
+      if (e->canon[other] == in->id || !imm_ok(e, other, w == 64 ? 64 : 32, &imm)) continue;
+      e->v[in->id].deferred = true;
+    }
+  }
   free(user);
   return true;
 }
@@ -1067,14 +1232,20 @@ static bool prepare(E *e) {
 static void emit_function(E *e) {
   const KitCgFunc *f = e->f;
   if (e->frame) frame_adjust(e, ALU_SUB);
-  for (uint32_t bi = 0; bi < f->nblocks && !e->why && !e->oom; bi++) {
+  for (uint32_t k = 0; k < f->nblocks && !e->why && !e->oom; k++) {
+    uint32_t bi = (uint32_t)e->order[k];
+    int32_t next = k + 1 < f->nblocks ? e->order[k + 1] : -1;
     const KitCgBlock *bl = &f->blocks[bi];
     e->blkoff[bi] = (uint32_t)e->n;
-    for (int i = 0; i < NPOOL; i++) {
-      if (e->regval[pool[i]]) e->v[e->regval[pool[i]]].reg = -1;
-      e->regval[pool[i]] = 0;
+    if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */
+      for (int i = 0; i < NPOOL; i++) {
+        if (e->regval[pool[i]]) e->v[e->regval[pool[i]]].reg = -1;
+        e->regval[pool[i]] = 0;
+      }
+      e->kvalid = 0;
+      e->flags_val = 0;
+      if (e->reserved && e->v[1].uses) bind(e, 1, RDI);
     }
-    e->flags_val = 0;
     if (bi == 0)
       for (uint32_t p = 1; p <= f->nparams; p++) {
         if (!e->v[p].uses) continue;
@@ -1089,7 +1260,7 @@ static void emit_function(E *e) {
       e->cur_blk = bi;
       e->cur_inst = i;
       e->pinned = 0;
-      if (silent(e, in)) continue;
+      if (silent(e, in) || in == e->skip[0] || in == e->skip[1]) continue;
       KitCgType t = (KitCgType)in->type;
       if (in->id && !e->v[in->id].uses && !(kit_cg_op_info[in->op].flags & (KIT_CGO_SIDE | KIT_CGO_MEM)) &&
           in->op != KIT_CG_OP_SDIV && in->op != KIT_CG_OP_UDIV && in->op != KIT_CG_OP_SREM &&
@@ -1128,7 +1299,7 @@ static void emit_function(E *e) {
       }
       case KIT_CG_OP_RET: ret_(e, in); break;
       case KIT_CG_OP_BR:
-        if (in->blks[0] != bi + 1) branch_to(e, in->blks[0], -1);
+        if ((int32_t)in->blks[0] != next) branch_to(e, in->blks[0], -1);
         break;
       case KIT_CG_OP_CONDBR: {
         KitCgBlkId tb = in->blks[0], fb = in->blks[1];
@@ -1136,14 +1307,14 @@ static void emit_function(E *e) {
         if (c->isconst) {
           KitCgBlkId to = c->imm & 1 ? tb : fb;
           use(e, in->args[0]);
-          if (to != bi + 1) branch_to(e, to, -1);
+          if ((int32_t)to != next) branch_to(e, to, -1);
           break;
         }
         int cc = condition(e, in->args[0]);
-        if (tb == bi + 1) branch_to(e, fb, cc ^ 1);
+        if ((int32_t)tb == next) branch_to(e, fb, cc ^ 1);
         else {
           branch_to(e, tb, cc);
-          if (fb != bi + 1) branch_to(e, fb, -1);
+          if ((int32_t)fb != next) branch_to(e, fb, -1);
         }
         break;
       }
@@ -1183,6 +1354,9 @@ static void e_free(E *e) {
   free(e->v);
   free(e->canon);
   free(e->blkoff);
+  free(e->order);
+  free(e->fused);
+  free(e->region);
   free(e->fix);
   free(e->framefix);
 }
@@ -1201,7 +1375,9 @@ void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const
     }
   void *out = NULL;
   for (int attempt = 0; attempt < 2 && !out; attempt++) {
-    E e = {.x = x, .m = m, .f = f, .frame = has_calls || attempt == 1};
+    /* without calls, the first parameter (the emulator's CPU) stays in rdi */
+    E e = {.x = x, .m = m, .f = f, .frame = has_calls || attempt == 1,
+           .reserved = !has_calls && f->nparams >= 1 ? 1u << RDI : 0};
     if (!prepare(&e)) {
       e.why = "out of memory";
     } else {
