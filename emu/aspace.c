@@ -32,10 +32,24 @@ static void rereserve(void *p, uint64_t n) {
   if (n) mmap(p, n, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 }
 
+/* the window low in the host's address space when that is free: its base
+ * then fits an instruction's 32-bit displacement, and a guest access needs
+ * no register for it (qemu-user places guest_base the same way) */
+static void *reserve_window(uint64_t n) {
+  static const uintptr_t at[] = {0x10000000, 0x40000000};
+  for (unsigned i = 0; i < sizeof at / sizeof at[0]; i++) {
+    void *p = mmap((void *)at[i], n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                   -1, 0);
+    if (p == (void *)at[i]) return p;
+    if (p != MAP_FAILED) munmap(p, n); /* a kernel without MAP_FIXED_NOREPLACE took it as a hint */
+  }
+  return reserve(n);
+}
+
 int kit_aspace_init(KitEmuAspace *as, uint64_t size) {
   memset(as, 0, sizeof *as);
   as->size = size;
-  as->base = reserve(size + KIT_EMU_GUARD);
+  as->base = reserve_window(size + KIT_EMU_GUARD);
   if (!as->base) return -ENOMEM;
   as->code_pages = reserve(size / KIT_EMU_PAGE);
   if (!as->code_pages) {

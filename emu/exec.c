@@ -260,32 +260,53 @@ static void emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
 typedef struct Xlate {
   KitEmuSeam seam; /* first: the seam's callbacks take env->user as theirs */
   int mode;
+  /* loops: an exit to the block's own pc branches back to `head` (its
+   * entry check) instead of leaving the function */
+  bool loops;
+  KitCgBlkId head;
+  uint64_t head_pc;
 } Xlate;
+
+/* an exit to pc: back to the head when it is the block's own start */
+static bool loop_back(Xlate *x, KitCgBuilder *b, uint64_t pc) {
+  if (!x->loops || pc != x->head_pc) return false;
+  kit_cg_br(b, x->head);
+  return true;
+}
 
 static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
 
 /* the block's end when it may chain: one slot per static target (the
  * taken and the fall-through side of a branch); indirect jumps look up */
-static bool emit_chain_exits(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next, const KitDecodedInsn *last) {
+static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, uint64_t to) {
+  if (loop_back(x, b, to)) return true;
+  KitEmuExit *s = kit_tcache_exit_new(emu->tc);
+  if (!s) return false;
+  emit_exit(b, cpu, s);
+  return true;
+}
+
+static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, KitCgVal next,
+                             const KitDecodedInsn *last) {
   if (last->flags & KIT_DECODE_INDIRECT) {
     emit_indirect_exit(b, cpu, next);
     return true;
   }
-  KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
-  if (!s0) return false;
   if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {
+    /* a direct jump's target, or the fall-through of what ends the block */
+    uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP) ? last->target : 0;
+    if (to && loop_back(x, b, to)) return true;
+    KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
+    if (!s0) return false;
     emit_exit(b, cpu, s0);
     return true;
   }
-  KitEmuExit *s1 = kit_tcache_exit_new(emu->tc);
-  if (!s1) return false;
   KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target)), taken, fall);
   kit_cg_builder_at(b, taken);
-  emit_exit(b, cpu, s0);
+  if (!static_exit(emu, x, b, cpu, last->target)) return false;
   kit_cg_builder_at(b, fall);
-  emit_exit(b, cpu, s1);
-  return true;
+  return static_exit(emu, x, b, cpu, last->pc + last->len);
 }
 
 /* ---- traces ------------------------------------------------------------------------ */
@@ -375,6 +396,15 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_emu_seam_init(&x.seam, emu, kit_cg_param(f, 0));
   x.seam.env.exit = side_exit;
   KitEmuSeam *sp = &x.seam;
+  /* a block that leads back to its own start loops inside its function
+   * (through the entry check, so signals still stop it) */
+  x.loops = mode == FOR_JIT_CHAIN_OUT && !emu->have_hooks && !emu->opt.single_step;
+  if (x.loops) {
+    x.head = kit_cg_block_new(m, f);
+    x.head_pc = insns[0].pc;
+    kit_cg_br(&b, x.head);
+    kit_cg_builder_at(&b, x.head);
+  }
   /* where a host fault finds the block it stopped, chained LLVM blocks too */
   kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
   if (mode >= FOR_JIT_CHAIN_IN) emit_entry_check(emu, &b, insns[0].pc);
@@ -404,7 +434,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
   }
   if (mode == FOR_JIT_CHAIN_OUT) {
-    if (!emit_chain_exits(emu, &b, sp->cpu, next, last)) {
+    if (!emit_chain_exits(emu, &x, &b, sp->cpu, next, last)) {
       fprintf(err, "kit-emu: out of memory for exit slots\n");
       return NULL;
     }
@@ -431,6 +461,7 @@ fail:
 
 static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next) {
   Xlate *x = env->user;
+  if (loop_back(x, b, next)) return;
   KitEmuExit *slot = x->mode == FOR_JIT_CHAIN_OUT ? kit_tcache_exit_new(x->seam.emu->tc) : NULL;
   if (slot) emit_exit(b, x->seam.cpu, slot);
   else kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, next));

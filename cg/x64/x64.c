@@ -453,6 +453,8 @@ static Op address(E *e, KitCgVal p) {
       } else {
         m = M(get(e, base), -1, (int32_t)imm);
       }
+    } else if (bx->isconst && bx->imm < 0x80000000u) { /* a base that fits the displacement */
+      m = M(get(e, off), -1, (int32_t)bx->imm);
     } else {
       int rb = get(e, base);
       m = M(rb, get(e, off), 0);
