@@ -72,6 +72,7 @@ void *kit_emu_resolve(void *user, const char *name) {
       {"kit_emu_tool_insn_retire", (void *)kit_emu_tool_insn_retire},
       {"kit_emu_tool_branch", (void *)kit_emu_tool_branch},
       {"kit_emu_chain_lookup", (void *)kit_emu_chain_lookup},
+      {"kit_emu_chain_miss", (void *)kit_emu_chain_miss},
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
@@ -249,10 +250,42 @@ KitEmuCode kit_emu_chain_lookup(int64_t pc) {
   return kit_emu_code(b->jit);
 }
 
-static void emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
-  KitCgType pt[1] = {KIT_CG_I64};
-  emit_tail(b, kit_emu_call_helper(b, "kit_emu_chain_lookup", KIT_CG_PTR, pt, &next, 1), cpu,
-            host_const(b, NULL));
+/* an indirect exit whose inline probe missed jumps here: look up, go on.
+ * A jump, not a call, or chaining would grow the host stack: written out
+ * for x86-64 so that no compiler setting can make it a call. */
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl kit_emu_chain_miss\n"
+        ".type kit_emu_chain_miss, @function\n"
+        "kit_emu_chain_miss:\n"
+        "  push %rdi\n"      /* the CPU; aligns the stack for the call */
+        "  mov %rsi, %rdi\n"
+        "  call kit_emu_chain_lookup@PLT\n"
+        "  pop %rdi\n"
+        "  xor %esi, %esi\n" /* entered through no exit slot */
+        "  jmp *%rax\n"
+        ".size kit_emu_chain_miss, .-kit_emu_chain_miss\n");
+#else
+int64_t kit_emu_chain_miss(void *cpu, int64_t pc) { return kit_emu_chain_lookup(pc)(cpu, NULL); }
+#endif
+
+/* the code cache probed inline (the entry kit_tcache_cc picks), the call
+ * only on a miss: most indirect exits (returns, jump tables) hit */
+static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
+  KitCgVal idx = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1)),
+                              kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_CC_SIZE - 1));
+  KitCgVal slot = kit_cg_ptradd(b, host_const(b, emu->tc->cc),
+                                kit_cg_binop(b, KIT_CG_OP_MUL, idx, kit_cg_iconst(b, KIT_CG_I64, sizeof(KitEmuCodeSlot))));
+  KitCgVal hit = kit_cg_cmp(b, KIT_CG_EQ, load_at(b, KIT_CG_I64, slot, offsetof(KitEmuCodeSlot, pc)), next);
+  KitCgBlkId yes = kit_cg_block_new(b->m, b->f), no = kit_cg_block_new(b->m, b->f);
+  kit_cg_condbr(b, hit, yes, no);
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+  kit_cg_builder_at(b, yes);
+  emit_tail(b, load_at(b, KIT_CG_PTR, slot, offsetof(KitEmuCodeSlot, code)), cpu, host_const(b, NULL));
+  kit_cg_builder_at(b, no);
+  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
+  KitCgVal args[2] = {cpu, next};
+  tail_ret(b, kit_emu_call_helper(b, "kit_emu_chain_miss", KIT_CG_I64, pt, args, 2));
 }
 
 /* a side exit of a trace (KitLiftEnv.exit): through its own slot when the
@@ -289,7 +322,7 @@ static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, ui
 static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, KitCgVal next,
                              const KitDecodedInsn *last) {
   if (last->flags & KIT_DECODE_INDIRECT) {
-    emit_indirect_exit(b, cpu, next);
+    emit_indirect_exit(emu, b, cpu, next);
     return true;
   }
   if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {

@@ -151,6 +151,7 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 /* the LLVM code for pc from the jump cache, or the exit stub (an indirect exit's chain) */
 struct KitEmuExit;
 int64_t (*kit_emu_chain_lookup(int64_t pc))(void *, struct KitEmuExit *);
+int64_t kit_emu_chain_miss(void *cpu, int64_t pc);
 /* where unlinked exits lead: notes the slot (emu->last_exit), returns the
  * pc the block stored to the dispatcher */
 int64_t kit_emu_exit_stub(void *cpu, struct KitEmuExit *via);
