@@ -290,6 +290,9 @@ static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCg
 
 /* a side exit of a trace (KitLiftEnv.exit): through its own slot when the
  * block chains, else back to the dispatcher */
+#define REGION_MAX_MEMBERS 8
+#define REGION_MAX_INSNS (4 * MAX_BLOCK_INSNS)
+
 typedef struct Xlate {
   KitEmuSeam seam; /* first: the seam's callbacks take env->user as theirs */
   int mode;
@@ -298,13 +301,38 @@ typedef struct Xlate {
   bool loops;
   KitCgBlkId head;
   uint64_t head_pc;
+  /* a region (kit_emu_region): its blocks after the first, where they start
+   * in the function, and the one being lifted */
+  unsigned nmembers, cur;
+  uint64_t member_pc[REGION_MAX_MEMBERS];
+  KitCgBlkId member[REGION_MAX_MEMBERS];
+  KitEmu *emu;
 } Xlate;
 
-/* an exit to pc: back to the head when it is the block's own start */
+/* an exit to pc: back to the head when it is the block's own start, to the
+ * block of the region that starts there (through a signal check when the
+ * branch goes back: every cycle passes one) */
 static bool loop_back(Xlate *x, KitCgBuilder *b, uint64_t pc) {
-  if (!x->loops || pc != x->head_pc) return false;
-  kit_cg_br(b, x->head);
-  return true;
+  if (!x->loops) return false;
+  if (pc == x->head_pc) {
+    kit_cg_br(b, x->head);
+    return true;
+  }
+  for (unsigned j = 0; j < x->nmembers; j++) {
+    if (x->member_pc[j] != pc) continue;
+    if (j + 1 > x->cur) { /* forward (member j is block j + 1 of the region) */
+      kit_cg_br(b, x->member[j]);
+      return true;
+    }
+    KitCgVal stop = kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&x->emu->chain_stop), 4, KIT_CG_INTERNAL);
+    KitCgBlkId back = kit_cg_block_new(b->m, b->f);
+    kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), x->member[j], back);
+    b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
+    kit_cg_builder_at(b, back);
+    kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
+    return true;
+  }
+  return false;
 }
 
 static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
@@ -327,7 +355,9 @@ static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cp
   }
   if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {
     /* a direct jump's target, or the fall-through of what ends the block */
-    uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP) ? last->target : 0;
+    uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP)  ? last->target
+                  : !(last->flags & KIT_DECODE_TERMINATOR) ? last->pc + last->len
+                                                            : 0;
     if (to && loop_back(x, b, to)) return true;
     KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
     if (!s0) return false;
@@ -382,6 +412,87 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
     memcpy(v + n, s->insns, s->ninsns * sizeof *v);
     n += s->ninsns;
     cur = s;
+  }
+  *n_out = n;
+  return v;
+}
+
+/* A hot block is compiled at tier 2 as a region when it heads a loop: the
+ * blocks its static exits reach (breadth first, REGION_EXPLORE at most)
+ * that lead back to it, each lifted on its own and joined by branches, so
+ * the loop runs inside one function (docs/emu.md, "Regions"). Not under
+ * tools (they watch blocks), and not through blocks that need the
+ * dispatcher (ecall, ebreak, fence.i, illegal). Without a loop it is the
+ * trace of kit_emu_trace. */
+#define REGION_EXPLORE 16
+
+static unsigned successors(const KitDecodedInsn *last, uint64_t succ[2]) {
+  if (last->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_SYSCALL | KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL |
+                     KIT_DECODE_FENCE_I))
+    return 0;
+  if ((last->flags & KIT_DECODE_BRANCH) && last->target) {
+    succ[0] = last->target;
+    succ[1] = last->pc + last->len;
+    return 2;
+  }
+  if (last->flags & KIT_DECODE_CALL) return 0;
+  if ((last->flags & KIT_DECODE_JUMP) && last->target) {
+    succ[0] = last->target;
+    return 1;
+  }
+  if (!(last->flags & KIT_DECODE_TERMINATOR)) {
+    succ[0] = last->pc + last->len;
+    return 1;
+  }
+  return 0;
+}
+
+KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
+  if (emu->have_hooks || emu->opt.single_step || !kit_emu_chaining(emu)) return kit_emu_trace(emu, b, n_out);
+  const KitEmuBlock *blk[REGION_EXPLORE];
+  unsigned nb = 0;
+  blk[nb++] = b;
+  uint64_t succ[2];
+  if (!successors(&b->insns[b->ninsns - 1], succ)) return kit_emu_trace(emu, b, n_out);
+  for (unsigned i = 0; i < nb; i++) {
+    unsigned ns = successors(&blk[i]->insns[blk[i]->ninsns - 1], succ);
+    for (unsigned k = 0; k < ns && nb < REGION_EXPLORE; k++) {
+      bool seen = false;
+      for (unsigned j = 0; j < nb; j++) seen |= blk[j]->pc == succ[k];
+      const KitEmuBlock *t = seen ? NULL : kit_tcache_lookup(emu->tc, succ[k]);
+      if (t && t->ninsns && !t->dead && successors(&t->insns[t->ninsns - 1], (uint64_t[2]){0})) blk[nb++] = t;
+    }
+  }
+  /* keep the blocks that lead back to b */
+  bool loop[REGION_EXPLORE] = {true};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (unsigned i = 1; i < nb; i++) {
+      if (loop[i]) continue;
+      unsigned ns = successors(&blk[i]->insns[blk[i]->ninsns - 1], succ);
+      for (unsigned k = 0; k < ns && !loop[i]; k++)
+        for (unsigned j = 0; j < nb; j++)
+          if (loop[j] && blk[j]->pc == succ[k]) loop[i] = grew = true;
+    }
+  }
+  unsigned total = 0, members = 0;
+  for (unsigned i = 0; i < nb; i++)
+    if (loop[i] && members < REGION_MAX_MEMBERS && total + blk[i]->ninsns <= REGION_MAX_INSNS) {
+      total += blk[i]->ninsns;
+      members++;
+    } else {
+      loop[i] = false;
+    }
+  if (members < 2) return kit_emu_trace(emu, b, n_out);
+  KitDecodedInsn *v = malloc(total * sizeof *v);
+  if (!v) return NULL;
+  unsigned n = 0;
+  for (unsigned i = 0; i < nb; i++) {
+    if (!loop[i]) continue;
+    memcpy(v + n, blk[i]->insns, blk[i]->ninsns * sizeof *v);
+    for (unsigned j = n; j < n + blk[i]->ninsns; j++) v[j].flags &= ~(uint32_t)KIT_DECODE_REGION_MEMBER;
+    if (n) v[n].flags |= KIT_DECODE_REGION_MEMBER;
+    n += blk[i]->ninsns;
   }
   *n_out = n;
   return v;
@@ -447,32 +558,56 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     KitCgVal ba[2] = {kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), kit_cg_iconst(&b, KIT_CG_I32, n)};
     kit_emu_call_helper(&b, "kit_emu_tool_block_entry", KIT_CG_VOID, bt, ba, 2);
   }
-  KitCgVal next = 0;
-  if (h->on_insn_retire && h->want_insn_retire) {
-    for (unsigned i = 0; i < n; i++) {
-      if (emu->arch->lift(&sp->env, &b, sp->cpu, &insns[i], 1, &next) < 0) goto fail;
-      KitCgType rt[1] = {KIT_CG_PTR};
-      KitCgVal ra[1] = {kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
-                                    kit_cg_iconst(&b, KIT_CG_I64, (uint64_t)(uintptr_t)&insns[i]))};
-      kit_emu_call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
+  /* a region's blocks (kit_emu_region) are lifted one after the other,
+   * each from its own CG block, with branches between them */
+  unsigned starts[REGION_MAX_MEMBERS + 2], k = 1;
+  starts[0] = 0;
+  x.emu = emu;
+  for (unsigned i = 1; x.loops && i < n && k <= REGION_MAX_MEMBERS; i++)
+    if (insns[i].flags & KIT_DECODE_REGION_MEMBER) {
+      x.member_pc[k - 1] = insns[i].pc;
+      x.member[k - 1] = kit_cg_block_new(m, f);
+      starts[k++] = i;
     }
-  } else if (emu->arch->lift(&sp->env, &b, sp->cpu, insns, n, &next) < 0) {
-    goto fail;
-  }
-  const KitDecodedInsn *last = &insns[n - 1];
-  if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) {
-    KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
-    KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
-                      kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
-    kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
-  }
-  if (mode == FOR_JIT_CHAIN_OUT) {
-    if (!emit_chain_exits(emu, &x, &b, sp->cpu, next, last)) {
-      fprintf(err, "kit-emu: out of memory for exit slots\n");
-      return NULL;
+  starts[k] = n;
+  x.nmembers = k - 1;
+  for (unsigned j = 0; j < k; j++) {
+    const KitDecodedInsn *seq = insns + starts[j];
+    unsigned sn = starts[j + 1] - starts[j];
+    x.cur = j;
+    if (j) { /* where a fault finds the block it stopped */
+      kit_cg_builder_at(&b, x.member[j - 1]);
+      b.loc = (KitCgLoc){.pc = seq[0].pc};
+      kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, seq[0].pc), host_const(&b, &emu->block_pc), 8,
+                   KIT_CG_INTERNAL);
     }
-  } else {
-    kit_cg_ret(&b, next);
+    KitCgVal next = 0;
+    if (h->on_insn_retire && h->want_insn_retire) {
+      for (unsigned i = 0; i < sn; i++) {
+        if (emu->arch->lift(&sp->env, &b, sp->cpu, &seq[i], 1, &next) < 0) goto fail;
+        KitCgType rt[1] = {KIT_CG_PTR};
+        KitCgVal ra[1] = {kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
+                                      kit_cg_iconst(&b, KIT_CG_I64, (uint64_t)(uintptr_t)&seq[i]))};
+        kit_emu_call_helper(&b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
+      }
+    } else if (emu->arch->lift(&sp->env, &b, sp->cpu, seq, sn, &next) < 0) {
+      goto fail;
+    }
+    const KitDecodedInsn *last = &seq[sn - 1];
+    if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) {
+      KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
+      KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
+                        kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};
+      kit_emu_call_helper(&b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
+    }
+    if (mode == FOR_JIT_CHAIN_OUT) {
+      if (!emit_chain_exits(emu, &x, &b, sp->cpu, next, last)) {
+        fprintf(err, "kit-emu: out of memory for exit slots\n");
+        return NULL;
+      }
+    } else {
+      kit_cg_ret(&b, next);
+    }
   }
   kit_emu_seam_finish(sp, &b);
   for (unsigned i = 0; i < emu->npasses; i++)

@@ -148,6 +148,7 @@ bool kit_emu_chaining(const KitEmu *emu);
  * TRACE_BIAS of the time (exec.c, "Traces"); malloc'd, *n set. */
 struct KitEmuBlock;
 KitDecodedInsn *kit_emu_trace(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
+KitDecodedInsn *kit_emu_region(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 /* the LLVM code for pc from the jump cache, or the exit stub (an indirect exit's chain) */
 struct KitEmuExit;
 int64_t (*kit_emu_chain_lookup(int64_t pc))(void *, struct KitEmuExit *);

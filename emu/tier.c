@@ -323,7 +323,7 @@ void kit_tier_discard_interp(KitEmuBlock *b) {
 static Job make_job(KitEmu *emu, KitEmuBlock *b, int tier) {
   Job j = {.pc = b->pc, .n = b->ninsns, .generation = emu->tc->generation, .tier = tier, .seq = emu->tier->seq++};
   if (tier == 2) { /* a trace through the block's likely successors */
-    j.insns = kit_emu_trace(emu, b, &j.n);
+    j.insns = kit_emu_region(emu, b, &j.n);
   } else if ((j.insns = malloc(b->ninsns * sizeof *j.insns))) {
     memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
   }

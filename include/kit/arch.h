@@ -35,6 +35,9 @@ enum {
    * KitLiftEnv.exit (a side exit) */
   KIT_DECODE_FOLLOWED = 1 << 15,
   KIT_DECODE_FOLLOW_TAKEN = 1 << 16,
+  /* set by the emulator: this instruction starts another block of a region
+   * (a sequence lifted on its own, reached by branches inside the function) */
+  KIT_DECODE_REGION_MEMBER = 1 << 17,
 };
 
 /* One decoded instruction, ISA-neutral on the outside. */
