@@ -744,9 +744,11 @@ static void select_(E *e, const KitCgInst *in, KitCgType t) {
     mov_rr(e, 64, dst, ra);
   } else if (dies(e, b)) {
     dst = result_from(e, b, rb);
+    mov_rr(e, 64, dst, rb);
     cmov(e, sz, cc, dst, ra);
   } else if (dies(e, a)) {
     dst = result_from(e, a, ra);
+    mov_rr(e, 64, dst, ra);
     cmov(e, sz, cc ^ 1, dst, rb);
   } else {
     dst = alloc_reg(e);
@@ -1251,6 +1253,11 @@ static void emit_function(E *e) {
     if (bi == 0)
       for (uint32_t p = 1; p <= f->nparams; p++) {
         if (!e->v[p].uses) continue;
+        /* the ABI leaves the bits above a narrow argument undefined */
+        int w = width((KitCgType)f->params[p - 1].type);
+        if (w == 32) mov_rr(e, 32, argreg[p - 1], argreg[p - 1]);
+        else if (w == 8 || w == 16) movzx(e, argreg[p - 1], w, R(argreg[p - 1]));
+        else if (w == 1) alu_ri(e, ALU_AND, 32, R(argreg[p - 1]), 1);
         bind(e, p, argreg[p - 1]);
         if (e->v[p].global) {
           store(e, 64, slot_op(e, &e->v[p]), argreg[p - 1]);
