@@ -21,12 +21,14 @@
  * 0, and a long run does not notice the delay (docs/emu.md, "Start-up") */
 #define DEFAULT_WARMUP 100000
 /* tier 2 (docs/emu.md, "Tier 2"): the worker, when idle, samples which
- * block the guest runs every SAMPLE_NS; a jitted block seen HOT_SAMPLES
- * times (counts halve every AGE_SAMPLES) is compiled again, as a trace
- * through its likely successors (kit_emu_trace) and with LLVM's full
- * register allocator */
+ * block the guest runs every SAMPLE_NS; a compiled block seen HOT_SAMPLES
+ * times (counts halve every AGE_SAMPLES) is compiled again, as a region
+ * around its loop or a trace through its likely successors
+ * (kit_emu_region) and with LLVM's full register allocator. 24, not 6,
+ * since baseline code is good enough that only the hottest blocks repay
+ * LLVM's compile (docs/emu.md, "Baseline tier") */
 #define SAMPLE_NS 1000000
-#define HOT_SAMPLES 6
+#define HOT_SAMPLES 24
 #define AGE_SAMPLES 2048
 #define SAMP_CAP 1024u
 #define HOT_CAP 64

@@ -397,7 +397,9 @@ static bool dies(E *e, KitCgVal v) {
 /* the result register of instruction in: operand a's when a dies there (the
  * two-operand form then needs no copy), else a fresh one */
 static int result_from(E *e, KitCgVal a, int ra) {
-  if (dies(e, a) && !e->v[e->canon[a]].global) {
+  /* not the reserved rdi: blocks emitted earlier but run later still read
+   * the first parameter there (uses are counted in emission order) */
+  if (dies(e, a) && !e->v[e->canon[a]].global && !(e->reserved & 1u << ra)) {
     KitCgVal c = e->canon[a];
     e->regval[ra] = 0;
     e->v[c].reg = -1;
