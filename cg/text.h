@@ -18,6 +18,7 @@ static const KitCgWord kit_cg_text_flags[] = {
     {"inrange", KIT_CG_F_SHIFT_INRANGE}, {"bounds", KIT_CG_F_BOUNDS}, {"volatile", KIT_CG_F_VOLATILE},
     {"varargs", KIT_CG_F_VARARGS}, {"tail", KIT_CG_F_TAIL},     {"noinstr", KIT_CG_F_NOINSTR},
     {"nomerge", KIT_CG_F_NOMERGE}, {"likely", KIT_CG_F_LIKELY}, {"cold", KIT_CG_F_COLD},
+    {"faultpc", KIT_CG_F_FAULT_PC},
 };
 #define KIT_CG_TEXT_NFLAGS (sizeof kit_cg_text_flags / sizeof kit_cg_text_flags[0])
 

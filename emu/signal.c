@@ -12,6 +12,7 @@
 
 #include "seam.h"
 #include "syscall.h"
+#include "tier.h"
 
 enum { RV_SIG_DFL = 0, RV_SIG_IGN = 1 };
 enum { RV_SA_SIGINFO = 4, RV_SA_ONSTACK = 0x08000000, RV_SA_RESTART = 0x10000000, RV_SA_NODEFER = 0x40000000,
@@ -61,7 +62,6 @@ static void on_async(int sig) {
 }
 
 static void on_fault(int sig, siginfo_t *si, void *ucv) {
-  (void)ucv;
   KitEmu *emu = kit_emu_current;
   uintptr_t a = (uintptr_t)si->si_addr, base = emu ? (uintptr_t)emu->as.base : 0;
   if (emu && emu->in_guest && pthread_equal(pthread_self(), emu->guest_thread) && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
@@ -77,6 +77,13 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
         return;
       }
     }
+#if defined(__x86_64__)
+    uint64_t fpc; /* baseline code keeps the pc of its accesses in a side table */
+    if (kit_tier_fault_pc(emu, (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP], &fpc))
+      emu->arch->set_pc(emu->cpu, fpc);
+#else
+    (void)ucv;
+#endif
     ga = kit_emu_seam_fault_addr(emu, ga); /* a clamped out-of-window access: its own address */
     const KitEmuRegion *r = ga < emu->as.size ? kit_aspace_find(&emu->as, ga) : NULL;
     emu->in_guest = 0;

@@ -306,6 +306,13 @@ void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
   out->baseline_ns = emu->tier->baseline_ns;
 }
 
+/* a host fault in baseline code: the guest pc it stopped at (the baseline
+ * compiler keeps it in a side table instead of storing it before each
+ * access); signal handler, guest thread */
+bool kit_tier_fault_pc(KitEmu *emu, uintptr_t host_pc, uint64_t *pc) {
+  return emu->tier && emu->tier->x64 && kit_x64_fault_value(emu->tier->x64, host_pc, pc);
+}
+
 void kit_tier_after_fork(KitEmu *emu) {
   KitEmuTierState *t = emu->tier;
   t->worker_ok = false;

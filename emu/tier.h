@@ -20,4 +20,6 @@ void kit_tier_after_fork(KitEmu *emu);
 bool kit_tier_jit_available(void);
 void kit_tier_stats(KitEmu *emu, KitEmuStats *out);
 
+bool kit_tier_fault_pc(KitEmu *emu, uintptr_t host_pc, uint64_t *pc);
+
 #endif

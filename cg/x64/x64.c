@@ -38,11 +38,26 @@ static const int argreg[6] = {RDI, RSI, RDX, RCX, R8, R9};
 #define RED_SLOTS 16
 #define CHUNK (4u << 20)
 
+/* the side table of KIT_CG_F_FAULT_PC stores: per function, where in its
+ * code each dropped store stood and the value it stored */
+typedef struct Mark {
+  uint32_t off;
+  uint64_t value;
+} Mark;
+typedef struct FuncMarks {
+  uintptr_t start, end;
+  uint32_t first, n; /* into marks */
+} FuncMarks;
+
 struct KitX64 {
   KitCgResolver resolve;
   void *user;
   uint8_t *chunk; /* executable memory being filled */
   size_t used, cap, total;
+  FuncMarks *funcs; /* sorted by start */
+  uint32_t nfuncs, funcs_cap;
+  Mark *marks;
+  uint32_t nmarks, marks_cap;
 };
 
 typedef struct Val {
@@ -82,6 +97,8 @@ typedef struct E {
   int32_t *fused;      /* the block emitted right after, continuing its registers, or -1 */
   uint32_t *region;    /* a block and the blocks fused after it share one */
   const KitCgInst *skip[2]; /* instructions a read-modify-write folded in */
+  Mark *marks;              /* KIT_CG_F_FAULT_PC stores left out */
+  uint32_t nmarks, marks_cap;
   uint32_t nslots;
   bool frame;      /* slots below rsp (calls) instead of the red zone */
   uint32_t *blkoff;
@@ -866,6 +883,21 @@ static void load_(E *e, const KitCgInst *in) {
 
 static void store_(E *e, const KitCgInst *in) {
   KitCgVal v = in->args[0];
+  if ((in->flags & KIT_CG_F_FAULT_PC) && e->v[e->canon[v]].isconst) { /* into the side table */
+    if (e->nmarks == e->marks_cap) {
+      e->marks_cap = e->marks_cap ? 2 * e->marks_cap : 16;
+      Mark *p = realloc(e->marks, e->marks_cap * sizeof *p);
+      if (!p) {
+        e->oom = true;
+        return;
+      }
+      e->marks = p;
+    }
+    e->marks[e->nmarks++] = (Mark){(uint32_t)e->n, e->v[e->canon[v]].imm};
+    discard(e, in->args[1]);
+    use(e, v);
+    return;
+  }
   int size = access_size(vt(e, v));
   Op m = address(e, in->args[1]);
   int64_t imm;
@@ -1360,7 +1392,55 @@ static void *place(KitX64 *x, const uint8_t *code, size_t n) {
   return x->chunk + at;
 }
 
+/* the function placed at code gets its side table */
+static bool add_marks(KitX64 *x, E *e, uint8_t *code) {
+  if (!e->nmarks) return true;
+  if (x->nfuncs == x->funcs_cap) {
+    uint32_t c = x->funcs_cap ? 2 * x->funcs_cap : 256;
+    FuncMarks *p = realloc(x->funcs, c * sizeof *p);
+    if (!p) return false;
+    x->funcs = p;
+    x->funcs_cap = c;
+  }
+  if (x->nmarks + e->nmarks > x->marks_cap) {
+    uint32_t c = x->marks_cap ? x->marks_cap : 1024;
+    while (c < x->nmarks + e->nmarks) c *= 2;
+    Mark *p = realloc(x->marks, c * sizeof *p);
+    if (!p) return false;
+    x->marks = p;
+    x->marks_cap = c;
+  }
+  memcpy(x->marks + x->nmarks, e->marks, e->nmarks * sizeof *e->marks);
+  FuncMarks fm = {(uintptr_t)code, (uintptr_t)code + e->n, x->nmarks, e->nmarks};
+  x->nmarks += e->nmarks;
+  uint32_t i = x->nfuncs; /* code mostly grows upwards: insert from the end */
+  while (i && x->funcs[i - 1].start > fm.start) i--;
+  memmove(x->funcs + i + 1, x->funcs + i, (x->nfuncs - i) * sizeof *x->funcs);
+  x->funcs[i] = fm;
+  x->nfuncs++;
+  return true;
+}
+
+bool kit_x64_fault_value(const KitX64 *x, uintptr_t pc, uint64_t *value) {
+  if (!x || !x->nfuncs) return false;
+  uint32_t lo = 0, hi = x->nfuncs; /* the last function starting at or before pc */
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (x->funcs[mid].start <= pc) lo = mid;
+    else hi = mid;
+  }
+  const FuncMarks *f = &x->funcs[lo];
+  if (pc < f->start || pc >= f->end) return false;
+  uint32_t off = (uint32_t)(pc - f->start);
+  const Mark *m = NULL;
+  for (uint32_t i = 0; i < f->n && x->marks[f->first + i].off <= off; i++) m = &x->marks[f->first + i];
+  if (!m) return false;
+  *value = m->value;
+  return true;
+}
+
 static void e_free(E *e) {
+  free(e->marks);
   free(e->code);
   free(e->v);
   free(e->canon);
@@ -1397,6 +1477,10 @@ void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const
     }
     w = e.why;
     if (!w) out = place(x, e.code, e.n);
+    if (out && !add_marks(x, &e, out)) {
+      out = NULL; /* without its side table a fault could not find its pc */
+      w = "out of memory";
+    }
     bool retry = w && !strcmp(w, "red zone full") && !e.frame;
     e_free(&e);
     if (!retry) break;
@@ -1415,6 +1499,9 @@ KitX64 *kit_x64_new(KitCgResolver resolve, void *user) {
 
 void kit_x64_free(KitX64 *x) {
   /* code chunks stay mapped: code may still be running or linked to */
+  if (!x) return;
+  free(x->funcs);
+  free(x->marks);
   free(x);
 }
 
@@ -1436,5 +1523,9 @@ void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const
 size_t kit_x64_code_size(const KitX64 *x) {
   (void)x;
   return 0;
+}
+bool kit_x64_fault_value(const KitX64 *x, uintptr_t host_pc, uint64_t *value) {
+  (void)x, (void)host_pc, (void)value;
+  return false;
 }
 #endif

@@ -111,6 +111,9 @@ enum {
   KIT_CG_F_COLD = 1 << 9,       /* CONDBR: blks[0] is unlikely; CALL: cold callee */
   KIT_CG_F_LIKELY = 1 << 10,    /* CONDBR: blks[0] is likely */
   KIT_CG_F_NOINSTR = 1 << 11,   /* emitted by a pass: do not instrument again */
+  KIT_CG_F_FAULT_PC = 1 << 12,  /* STORE of a constant that only a host fault handler reads (the emulator's
+                                   guest pc before an access): an executor that can give the handler the
+                                   value from the faulting host pc instead may drop it (cg/x64) */
 };
 
 /* ---- source locations and diagnostics facts ----------------------------- */

@@ -149,6 +149,11 @@ void kit_x64_free(KitX64 *x);
 void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const char **why);
 /* bytes of code emitted so far */
 size_t kit_x64_code_size(const KitX64 *x);
+/* A STORE flagged KIT_CG_F_FAULT_PC is not emitted: its constant is kept in
+ * a side table of the code that follows it. For a host pc inside compiled
+ * code after such a store, the value of the last one before it (true), else
+ * false. Safe in a signal handler of the thread that compiles. */
+bool kit_x64_fault_value(const KitX64 *x, uintptr_t host_pc, uint64_t *value);
 
 #ifdef __cplusplus
 }
