@@ -130,6 +130,20 @@ static void put(E *e, const void *p, size_t k) {
   memcpy(e->code + e->n, p, k);
   e->n += k;
 }
+/* room for one more element in a growing array (*arr, *n used of *cap) */
+static bool room(E *e, void **arr, uint32_t n, uint32_t *cap, size_t elem) {
+  if (n < *cap) return true;
+  uint32_t c = *cap ? 2 * *cap : 16;
+  void *p = realloc(*arr, c * elem);
+  if (!p) {
+    e->oom = true;
+    return false;
+  }
+  *arr = p;
+  *cap = c;
+  return true;
+}
+
 static void b1(E *e, unsigned b) {
   uint8_t c = (uint8_t)b;
   put(e, &c, 1);
@@ -884,15 +898,7 @@ static void load_(E *e, const KitCgInst *in) {
 static void store_(E *e, const KitCgInst *in) {
   KitCgVal v = in->args[0];
   if ((in->flags & KIT_CG_F_FAULT_PC) && e->v[e->canon[v]].isconst) { /* into the side table */
-    if (e->nmarks == e->marks_cap) {
-      e->marks_cap = e->marks_cap ? 2 * e->marks_cap : 16;
-      Mark *p = realloc(e->marks, e->marks_cap * sizeof *p);
-      if (!p) {
-        e->oom = true;
-        return;
-      }
-      e->marks = p;
-    }
+    if (!room(e, (void **)&e->marks, e->nmarks, &e->marks_cap, sizeof *e->marks)) return;
     e->marks[e->nmarks++] = (Mark){(uint32_t)e->n, e->v[e->canon[v]].imm};
     discard(e, in->args[1]);
     use(e, v);
@@ -921,15 +927,7 @@ static void store_(E *e, const KitCgInst *in) {
 
 static void frame_adjust(E *e, int alu) { /* add/sub rsp, F: F is patched in at the end */
   ins(e, 64, 0x81, 1, alu, R(RSP));
-  if (e->nframefix == e->framefixcap) {
-    e->framefixcap = e->framefixcap ? 2 * e->framefixcap : 8;
-    uint32_t *p = realloc(e->framefix, e->framefixcap * sizeof *p);
-    if (!p) {
-      e->oom = true;
-      return;
-    }
-    e->framefix = p;
-  }
+  if (!room(e, (void **)&e->framefix, e->nframefix, &e->framefixcap, sizeof *e->framefix)) return;
   e->framefix[e->nframefix++] = (uint32_t)e->n;
   b4(e, 0);
 }
@@ -1028,15 +1026,7 @@ static void ret_(E *e, const KitCgInst *in) {
 
 static void branch_to(E *e, uint32_t blk, int cc /* -1: always */) {
   uint32_t at = cc < 0 ? jmp(e) : jcc(e, cc);
-  if (e->nfix == e->fixcap) {
-    e->fixcap = e->fixcap ? 2 * e->fixcap : 16;
-    Fix *p = realloc(e->fix, e->fixcap * sizeof *p);
-    if (!p) {
-      e->oom = true;
-      return;
-    }
-    e->fix = p;
-  }
+  if (!room(e, (void **)&e->fix, e->nfix, &e->fixcap, sizeof *e->fix)) return;
   e->fix[e->nfix++] = (Fix){at, blk};
 }
 

@@ -139,7 +139,9 @@ int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *arg
  * six integer arguments, tail calls) and declines anything else (floats,
  * i128, phi, switch, atomics, memcpy, stack objects, varargs), leaving the
  * function to the other executors. Code follows the SysV ABI; an integer
- * result narrower than 64 bits is returned zero-extended. Code memory lives
+ * result narrower than 64 bits is returned zero-extended (a tail call's
+ * result is what the callee leaves). Blocks must be numbered so that a
+ * value's definition comes before its uses (it declines others). Code memory lives
  * as long as the KitX64. NULL on hosts that are not x86-64. */
 typedef struct KitX64 KitX64;
 KitX64 *kit_x64_new(KitCgResolver resolve, void *user);
