@@ -125,7 +125,8 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
   bool changed = !old.on_block_entry != !emu->hooks.on_block_entry || !old.on_branch != !emu->hooks.on_branch ||
                  !old.on_mem_access != !emu->hooks.on_mem_access ||
                  (old.on_insn_retire && old.want_insn_retire) != (emu->hooks.on_insn_retire && emu->hooks.want_insn_retire) ||
-                 old.tool_requires_dispatch != emu->hooks.tool_requires_dispatch; /* chaining is baked in too */
+                 old.tool_requires_dispatch != emu->hooks.tool_requires_dispatch || /* chaining is baked in too */
+                 old.branch_kinds != emu->hooks.branch_kinds;
   if (changed) kit_tcache_flush(emu->tc);
 }
 

@@ -96,6 +96,11 @@ static KitEmuEdgeKind edge_kind(uint32_t flags) {
 /* may the block go on at the target of this direct jump (a superblock)?
  * Not when a tool sees blocks or edges (entries, branches, coverage), nor
  * back into the block itself (pcs stay unique: kit_emu_fault_retired) */
+/* does a tool want on_branch for an edge of this kind? */
+static bool wants_edge(const KitEmu *emu, KitEmuEdgeKind k) {
+  return emu->hooks.on_branch && (!emu->hooks.branch_kinds || (emu->hooks.branch_kinds & 1u << k));
+}
+
 static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
   if (emu->have_hooks || emu->opt.single_step) return false;
   if (!(in->flags & KIT_DECODE_JUMP) || (in->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_ILLEGAL)) || !in->target)
@@ -594,7 +599,8 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
       goto fail;
     }
     const KitDecodedInsn *last = &seq[sn - 1];
-    if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) {
+    if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET)) &&
+        wants_edge(emu, edge_kind(last->flags))) {
       KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
       KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
                         kit_cg_iconst(&b, KIT_CG_I32, (uint64_t)edge_kind(last->flags))};

@@ -318,6 +318,7 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
       return -1;
     }
     h.on_branch = on_branch;
+    h.branch_kinds = 1u << KIT_EMU_EDGE_CALL | 1u << KIT_EMU_EDGE_RET; /* the stack, nothing else */
     h.on_map = on_map;
     h.on_unmap = on_unmap;
     h.on_syscall_exit = on_syscall_exit;

@@ -264,10 +264,10 @@ KitEmuTierState *kit_tier_new(KitEmu *emu) {
 #else
   t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
 #endif
-  /* the baseline compiler: not under tools or passes (their shims and
-   * checks are the LLVM tier's), nor when a tier is forced */
-  t->baseline = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.no_baseline && !emu->opt.single_step &&
-                !emu->have_hooks && !emu->npasses;
+  /* the baseline compiler, unless a tier is forced: tool shims and pass
+   * checks are CG calls like the rest of a block (what it declines, e.g.
+   * a memory tool's checked accesses, goes to LLVM as before) */
+  t->baseline = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.no_baseline && !emu->opt.single_step;
   if (!emu->opt.jit_threshold) {
     emu->opt.jit_threshold = DEFAULT_THRESHOLD;
     t->warmup = DEFAULT_WARMUP;

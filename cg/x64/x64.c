@@ -93,7 +93,8 @@ typedef struct E {
   unsigned kvalid;
   unsigned pinned;     /* registers the current instruction holds */
   unsigned reserved;   /* registers no value may take: rdi when it keeps the first parameter */
-  int32_t *order;      /* blocks in emission order */
+  int32_t *order;      /* blocks in emission order (the reachable ones) */
+  uint32_t norder;
   int32_t *fused;      /* the block emitted right after, continuing its registers, or -1 */
   uint32_t *region;    /* a block and the blocks fused after it share one */
   const KitCgInst *skip[2]; /* instructions a read-modify-write folded in */
@@ -1153,8 +1154,52 @@ static bool prepare(E *e) {
     e->fused[bi] = -1;
   }
   preds[0]++; /* the entry is entered */
+  /* blocks in reverse postorder from the entry, so a definition is emitted
+   * before its uses however the blocks are numbered (a pass appends the
+   * blocks it splits off); unreachable blocks are not emitted */
+  uint32_t *rpo = calloc(f->nblocks + 1, sizeof *rpo), *stack = calloc(2 * f->nblocks + 2, sizeof *stack);
+  bool *seen = calloc(f->nblocks + 1, sizeof *seen);
+  uint32_t nrpo = 0;
+  if (!rpo || !stack || !seen) {
+    free(rpo);
+    free(stack);
+    free(seen);
+    free(user);
+    free(preds);
+    free(placed);
+    return false;
+  }
+  { /* iterative DFS: stack of (block, next successor to visit) */
+    uint32_t sp = 0, post = f->nblocks;
+    stack[sp++] = 0;
+    stack[sp++] = 0;
+    seen[0] = true;
+    while (sp) {
+      uint32_t b = stack[sp - 2], k = stack[sp - 1];
+      const KitCgBlock *bl = &f->blocks[b];
+      const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
+      uint32_t nsucc = t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR) ? t->nblks : 0;
+      if (k < nsucc) {
+        stack[sp - 1]++;
+        uint32_t s2 = t->blks[k];
+        if (!seen[s2]) {
+          seen[s2] = true;
+          stack[sp++] = s2;
+          stack[sp++] = 0;
+        }
+      } else {
+        rpo[--post] = b;
+        nrpo++;
+        sp -= 2;
+      }
+    }
+    memmove(rpo, rpo + (f->nblocks - nrpo), nrpo * sizeof *rpo);
+  }
+  free(stack);
+  free(seen);
   uint32_t no = 0;
-  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+  for (uint32_t ri = 0; ri < nrpo; ri++) {
+    uint32_t bi = rpo[ri];
     if (placed[bi]) continue;
     uint32_t b = bi;
     placed[b] = true;
@@ -1171,6 +1216,8 @@ static bool prepare(E *e) {
       e->region[b] = bi;
     }
   }
+  e->norder = no;
+  free(rpo);
   free(preds);
   free(placed);
   for (uint32_t v = 0; v <= nv; v++) {
@@ -1260,9 +1307,9 @@ static bool prepare(E *e) {
 static void emit_function(E *e) {
   const KitCgFunc *f = e->f;
   if (e->frame) frame_adjust(e, ALU_SUB);
-  for (uint32_t k = 0; k < f->nblocks && !e->why && !e->oom; k++) {
+  for (uint32_t k = 0; k < e->norder && !e->why && !e->oom; k++) {
     uint32_t bi = (uint32_t)e->order[k];
-    int32_t next = k + 1 < f->nblocks ? e->order[k + 1] : -1;
+    int32_t next = k + 1 < e->norder ? e->order[k + 1] : -1;
     const KitCgBlock *bl = &f->blocks[bi];
     e->blkoff[bi] = (uint32_t)e->n;
     if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */

@@ -78,6 +78,8 @@ typedef struct KitEmuToolHooks {
   void *user;
   bool tool_requires_dispatch; /* turns block chaining off */
   bool want_insn_retire;       /* emit on_insn_retire shims (costly) */
+  uint32_t branch_kinds;       /* the edges on_branch is for: bits 1u << KitEmuEdgeKind; 0 = all (blocks
+                                  skip the call for the others: ASan's stack wants calls and returns) */
 } KitEmuToolHooks;
 
 typedef enum KitEmuTier { KIT_EMU_TIER_INTERP = 0, KIT_EMU_TIER_JIT = 1, KIT_EMU_TIER_AUTO = 2 } KitEmuTier;
