@@ -121,6 +121,11 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
   if (hooks) emu->hooks = *hooks;
   else memset(&emu->hooks, 0, sizeof emu->hooks);
   emu->have_hooks = hooks != NULL;
+  const KitEmuToolHooks *h = &emu->hooks;
+  uint32_t kinds = h->branch_kinds ? h->branch_kinds : ~0u;
+  emu->watch_flow = h->on_block_entry || h->on_insn_retire || h->on_mem_access || h->on_block_fault ||
+                    h->tool_requires_dispatch ||
+                    (h->on_branch && (kinds & ~(1u << KIT_EMU_EDGE_CALL | 1u << KIT_EMU_EDGE_RET)));
   /* translated code bakes in which shims exist */
   bool changed = !old.on_block_entry != !emu->hooks.on_block_entry || !old.on_branch != !emu->hooks.on_branch ||
                  !old.on_mem_access != !emu->hooks.on_mem_access ||
@@ -128,6 +133,12 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
                  old.tool_requires_dispatch != emu->hooks.tool_requires_dispatch || /* chaining is baked in too */
                  old.branch_kinds != emu->hooks.branch_kinds;
   if (changed) kit_tcache_flush(emu->tc);
+}
+
+void kit_emu_set_block_starts(KitEmu *emu, bool (*is_start)(void *user, uint64_t pc), void *user) {
+  emu->is_start = is_start;
+  emu->is_start_user = user;
+  kit_tcache_flush(emu->tc);
 }
 
 uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(emu->cpu, reg); }

@@ -101,8 +101,15 @@ static bool wants_edge(const KitEmu *emu, KitEmuEdgeKind k) {
   return emu->hooks.on_branch && (!emu->hooks.branch_kinds || (emu->hooks.branch_kinds & 1u << k));
 }
 
+/* must a block start at pc (kit_emu_set_block_starts)? */
+static bool block_start(const KitEmu *emu, uint64_t pc) {
+  return emu->is_start && emu->is_start(emu->is_start_user, pc);
+}
+
 static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
-  if (emu->have_hooks || emu->opt.single_step) return false;
+  if (emu->watch_flow || emu->opt.single_step || wants_edge(emu, edge_kind(in->flags)) ||
+      block_start(emu, in->target) || block_start(emu, out[0].pc))
+    return false;
   if (!(in->flags & KIT_DECODE_JUMP) || (in->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_ILLEGAL)) || !in->target)
     return false;
   for (unsigned i = 0; i < n; i++)
@@ -396,7 +403,7 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
   unsigned n = b->ninsns < MAX_BLOCK_INSNS ? b->ninsns : MAX_BLOCK_INSNS;
   memcpy(v, b->insns, n * sizeof *v);
   *n_out = n;
-  if (emu->have_hooks || emu->opt.single_step) return v;
+  if (emu->watch_flow || emu->opt.single_step || block_start(emu, b->pc)) return v;
   const KitEmuBlock *cur = b;
   for (;;) {
     KitDecodedInsn *last = &v[n - 1];
@@ -408,7 +415,7 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
     else break;
     uint64_t to = taken ? last->target : last->pc + last->len;
     const KitEmuBlock *s = kit_tcache_lookup(emu->tc, to);
-    if (!s || n + s->ninsns > MAX_BLOCK_INSNS) break;
+    if (!s || n + s->ninsns > MAX_BLOCK_INSNS || block_start(emu, to)) break;
     bool repeat = false;
     for (unsigned i = 0; i < s->ninsns && !repeat; i++)
       for (unsigned j = 0; j < n && !repeat; j++) repeat = v[j].pc == s->insns[i].pc;
@@ -453,7 +460,8 @@ static unsigned successors(const KitDecodedInsn *last, uint64_t succ[2]) {
 }
 
 KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
-  if (emu->have_hooks || emu->opt.single_step || !kit_emu_chaining(emu)) return kit_emu_trace(emu, b, n_out);
+  if (emu->watch_flow || emu->opt.single_step || !kit_emu_chaining(emu) || block_start(emu, b->pc))
+    return kit_emu_trace(emu, b, n_out);
   const KitEmuBlock *blk[REGION_EXPLORE];
   unsigned nb = 0;
   blk[nb++] = b;
@@ -465,7 +473,9 @@ KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
       bool seen = false;
       for (unsigned j = 0; j < nb; j++) seen |= blk[j]->pc == succ[k];
       const KitEmuBlock *t = seen ? NULL : kit_tcache_lookup(emu->tc, succ[k]);
-      if (t && t->ninsns && !t->dead && successors(&t->insns[t->ninsns - 1], (uint64_t[2]){0})) blk[nb++] = t;
+      if (t && t->ninsns && !t->dead && !block_start(emu, t->pc) &&
+          successors(&t->insns[t->ninsns - 1], (uint64_t[2]){0}))
+        blk[nb++] = t;
     }
   }
   /* keep the blocks that lead back to b */
@@ -547,7 +557,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   KitEmuSeam *sp = &x.seam;
   /* a block that leads back to its own start loops inside its function
    * (through the entry check, so signals still stop it) */
-  x.loops = mode == FOR_JIT_CHAIN_OUT && !emu->have_hooks && !emu->opt.single_step;
+  x.loops = mode == FOR_JIT_CHAIN_OUT && !emu->watch_flow && !emu->opt.single_step;
   if (x.loops) {
     x.head = kit_cg_block_new(m, f);
     x.head_pc = insns[0].pc;

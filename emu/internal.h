@@ -40,6 +40,11 @@ struct KitEmu {
   FILE *log;
   KitEmuToolHooks hooks;
   bool have_hooks;
+  /* hooks that see blocks, accesses or branches other than calls and
+   * returns: no superblocks, traces, regions or tier 2 under them */
+  bool watch_flow;
+  bool (*is_start)(void *user, uint64_t pc); /* kit_emu_set_block_starts */
+  void *is_start_user;
   KitEmuShadowPlane planes[KIT_EMU_MAX_PLANES];
 
   /* the loaded program */

@@ -66,13 +66,23 @@ static unsigned insn_len(KitEmu *emu, uint64_t pc) {
   return (h & 3) == 3 ? 4 : 2;
 }
 
+/* where a call at pc returns to: its link register holds it (ra, or t0 for
+ * the alternate link), else decode its length */
+static uint64_t return_addr(KitEmu *emu, uint64_t pc) {
+  for (unsigned r = 1; r <= 5; r += 4) {
+    uint64_t v = kit_emu_get_reg(emu, r);
+    if (v == pc + 2 || v == pc + 4) return v;
+  }
+  return pc + insn_len(emu, pc);
+}
+
 static void on_branch(void *user, KitEmu *emu, uint64_t from, uint64_t to, KitEmuEdgeKind kind) {
   (void)user;
   if (kind == KIT_EMU_EDGE_CALL) {
     uint64_t sp = kit_emu_get_reg(emu, RV_SP);
     /* frames below the caller's sp were left without a return (longjmp) */
     kit_guest_frames_unwind_to(sp);
-    kit_guest_frames_call(from + insn_len(emu, from), sp);
+    kit_guest_frames_call(return_addr(emu, from), sp);
   }
   else if (kind == KIT_EMU_EDGE_RET)
     kit_guest_frames_ret(to);
@@ -215,6 +225,13 @@ static void replace_body(KitCgModule *m, KitCgFunc *f, uint64_t pc) {
   kit_cg_ret(&b, kit_cg_call(&b, callee->sym, KIT_CG_I64, args, 2));
 }
 
+/* where the pass below looks at the block's own pc: replaced functions, the
+ * dynamic linker's code (superblocks and regions must not take them in) */
+static bool pass_start(void *user, uint64_t pc) {
+  (void)user;
+  return kit_emu_san_intercepted(pc) != KIT_GFN_NONE || kit_emu_san_in_interp(pc);
+}
+
 static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   (void)user;
   const char *name = kit_cg_func_name(m, f);
@@ -319,6 +336,7 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
     }
     h.on_branch = on_branch;
     h.branch_kinds = 1u << KIT_EMU_EDGE_CALL | 1u << KIT_EMU_EDGE_RET; /* the stack, nothing else */
+    kit_emu_set_block_starts(emu, pass_start, NULL);
     h.on_map = on_map;
     h.on_unmap = on_unmap;
     h.on_syscall_exit = on_syscall_exit;

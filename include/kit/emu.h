@@ -148,6 +148,10 @@ void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
 /* Install (copy) the hooks; NULL removes them. Flushes translated code when
  * the set of translation-time hooks changes. */
 void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks);
+/* pcs where a translation must start a block of its own, because a pass
+ * treats the block there specially (ASan replaces libc functions at their
+ * entry): superblocks, traces and regions never take them in */
+void kit_emu_set_block_starts(KitEmu *emu, bool (*is_start)(void *user, uint64_t pc), void *user);
 
 /* Guest CPU access for tools, valid inside any hook. Register numbering is the
  * arch's (riscv64: x0..x31 = 0..31, f0..f31 = 32..63, fcsr = 64). */
