@@ -1,6 +1,6 @@
 /* include/kit/cg.h — CG, kit's IR: the narrow waist between the C frontend,
- * the rv64 lifter, the sanitizer passes and the two executors (interpreter,
- * LLVM). The data structures are public and plain: passes walk and rewrite
+ * the rv64 lifter, the sanitizer passes and the executors (interpreter,
+ * LLVM, the baseline x86-64 compiler). The data structures are public and plain: passes walk and rewrite
  * them directly; the builder functions below are the convenient way to add.
  * docs/cg.md explains the design, docs/cg-text.md the textual form. */
 #ifndef KIT_CG_H

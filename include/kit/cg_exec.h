@@ -1,6 +1,7 @@
-/* include/kit/cg_exec.h — the two executors of CG: the interpreter (cg/interp,
- * the emulator's cold tier and the tests' reference) and the LLVM backend
- * (cg/llvm: object files for x86-64 and riscv64 Linux, and an ORC JIT). */
+/* include/kit/cg_exec.h — the executors of CG: the interpreter (cg/interp,
+ * the emulator's cold tier and the tests' reference), the LLVM backend
+ * (cg/llvm: object files for x86-64 and riscv64 Linux, and an ORC JIT) and
+ * the baseline x86-64 compiler (cg/x64, the emulator's first compiled tier). */
 #ifndef KIT_CG_EXEC_H
 #define KIT_CG_EXEC_H
 
