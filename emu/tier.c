@@ -392,7 +392,9 @@ void kit_tier_poll(KitEmu *emu) {
   n = atomic_load(&t->nhot);
   for (unsigned i = 0; i < n; i++) {
     KitEmuBlock *b = kit_tcache_lookup(emu->tc, t->hot[i]);
-    if (!b || !b->jit || b->tier2 || b->queued2 || t->nqueue2 >= HOT_CAP) continue;
+    /* not baseline code: LLVM's -O1 of a block no longer repays its compile
+     * (docs/emu.md, "Baseline tier") */
+    if (!b || !b->jit || b->tier2 || b->queued2 || t->nqueue2 >= HOT_CAP || b->baseline) continue;
     Job j = make_job(emu, b, 2);
     if (!j.n) continue;
     b->queued2 = true;
