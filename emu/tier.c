@@ -136,7 +136,7 @@ static int compile_batch(KitEmuTierState *t, Job *jobs, unsigned n) {
       t->jit2_failed = true;
     jit = t->jit2;
   } else {
-    if (!t->jit && !(t->jit = kit_emu_jit_new((getenv("KIT_T1") ? atoi(getenv("KIT_T1")) : 0) | jit_flags, kit_emu_resolve, emu, emu->log))) t->jit_failed = true;
+    if (!t->jit && !(t->jit = kit_emu_jit_new(jit_flags, kit_emu_resolve, emu, emu->log))) t->jit_failed = true;
     jit = t->jit;
   }
   if (!jit) {
