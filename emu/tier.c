@@ -21,12 +21,11 @@
  * 0, and a long run does not notice the delay (docs/emu.md, "Start-up") */
 #define DEFAULT_WARMUP 100000
 /* tier 2 (docs/emu.md, "Tier 2"): the worker, when idle, samples which
- * block the guest runs every SAMPLE_NS; a compiled block seen HOT_SAMPLES
- * times (counts halve every AGE_SAMPLES) is compiled again, as a region
- * around its loop or a trace through its likely successors
- * (kit_emu_region) and with LLVM's full register allocator. 24, not 6,
- * since baseline code is good enough that only the hottest blocks repay
- * LLVM's compile (docs/emu.md, "Baseline tier") */
+ * block the guest runs every SAMPLE_NS; a block with LLVM code seen
+ * HOT_SAMPLES times (counts halve every AGE_SAMPLES) is compiled again, as a
+ * region around its loop or a trace through its likely successors
+ * (kit_emu_region) and with LLVM's full register allocator (24, not 6: see
+ * docs/emu.md, "Tier 2") */
 #define SAMPLE_NS 1000000
 #define HOT_SAMPLES 24
 #define AGE_SAMPLES 2048
@@ -35,11 +34,8 @@
 #define BATCH2_MAX 8
 /* the baseline compiler (cg/x64, docs/emu.md "Baseline tier") takes a block
  * from tier 0 on its BASELINE_RUNS-th run: code run once (start-up, error
- * paths) is not worth a compile, code run twice mostly runs again. Tier 2
- * samples only runs longer than SAMPLE_DELAY_NS: a short run would pay
- * for loading LLVM. */
+ * paths) is not worth a compile, code run twice mostly runs again */
 #define BASELINE_RUNS 2
-#define SAMPLE_DELAY_NS 50000000
 
 typedef struct Job {
   uint64_t pc;
@@ -89,7 +85,6 @@ struct KitEmuTierImpl {
   _Atomic uint64_t batches, failures, compile_ns;
   KitX64 *x64;           /* the baseline compiler, NULL when off */
   bool baseline;
-  uint64_t worker_start_ns;
   uint64_t baseline_blocks, baseline_declined, baseline_ns;
 };
 
@@ -104,12 +99,6 @@ bool kit_tier_jit_available(void) {
 static uint64_t thread_cpu_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -215,8 +204,7 @@ static void *worker(void *arg) {
       clock_gettime(CLOCK_REALTIME, &ts);
       ts.tv_nsec += SAMPLE_NS;
       if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
-      if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) != 0 && mono_ns() - t->worker_start_ns >= SAMPLE_DELAY_NS)
-        sample(t);
+      if (pthread_cond_timedwait(&t->cv, &t->mu, &ts) != 0) sample(t);
     }
     if (t->stop) break;
     unsigned n;
@@ -331,7 +319,7 @@ void kit_tier_discard_interp(KitEmuBlock *b) {
 
 static Job make_job(KitEmu *emu, KitEmuBlock *b, int tier) {
   Job j = {.pc = b->pc, .n = b->ninsns, .generation = emu->tc->generation, .tier = tier, .seq = emu->tier->seq++};
-  if (tier == 2) { /* a trace through the block's likely successors */
+  if (tier == 2) { /* a region around its loop, or a trace through its likely successors */
     j.insns = kit_emu_region(emu, b, &j.n);
   } else if ((j.insns = malloc(b->ninsns * sizeof *j.insns))) {
     memcpy(j.insns, b->insns, b->ninsns * sizeof *j.insns);
@@ -415,17 +403,6 @@ static void compile_now(KitEmu *emu, KitEmuBlock *b) {
 }
 #endif
 
-static void start_worker(KitEmuTierState *t) {
-#ifdef KIT_EMU_HAVE_JIT
-  if (!t->worker_wanted) return;
-  t->worker_wanted = false;
-  t->worker_start_ns = mono_ns();
-  t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
-#else
-  (void)t;
-#endif
-}
-
 /* the block's baseline code (cg/x64) from now on, if the compiler takes it;
  * else it stays on the way to LLVM */
 static void baseline(KitEmu *emu, KitEmuBlock *b) {
@@ -460,8 +437,6 @@ static void baseline(KitEmu *emu, KitEmuBlock *b) {
       fprintf(emu->log, "kit-emu: baseline: block 0x%llx left to LLVM: %s\n", (unsigned long long)b->pc,
               why ? why : "no translation");
   }
-  /* the worker samples for tier 2 from now on */
-  if (t->tier2) start_worker(t);
   t->baseline_ns += thread_cpu_ns() - t0;
 }
 
@@ -473,7 +448,10 @@ static void make_hot(KitEmu *emu, KitEmuBlock *b) {
 #endif
   b->queued = true;
 #ifdef KIT_EMU_HAVE_JIT
-  start_worker(t);
+  if (t->worker_wanted) {
+    t->worker_wanted = false;
+    t->worker_ok = pthread_create(&t->thread, NULL, worker, t) == 0;
+  }
 #endif
   if (t->worker_ok) {
     if (pthread_mutex_trylock(&t->mu) != 0) {
