@@ -224,13 +224,20 @@ int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
   return (int64_t)kit_emu_current->arch->get_pc(cpu);
 }
 
-static void emit_entry_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc) {
+/* on to block go unless emu->chain_stop is set; then back to the
+ * dispatcher, which goes on at pc */
+static void emit_stop_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc, KitCgBlkId go) {
   KitCgVal stop = kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->chain_stop), 4, KIT_CG_INTERNAL);
-  KitCgBlkId go = kit_cg_block_new(b->m, b->f), back = kit_cg_block_new(b->m, b->f);
+  KitCgBlkId back = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), go, back);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
   kit_cg_builder_at(b, back);
   kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
+}
+
+static void emit_entry_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc) {
+  KitCgBlkId go = kit_cg_block_new(b->m, b->f);
+  emit_stop_check(emu, b, pc, go);
   kit_cg_builder_at(b, go);
 }
 
@@ -332,16 +339,8 @@ static bool loop_back(Xlate *x, KitCgBuilder *b, uint64_t pc) {
   }
   for (unsigned j = 0; j < x->nmembers; j++) {
     if (x->member_pc[j] != pc) continue;
-    if (j + 1 > x->cur) { /* forward (member j is block j + 1 of the region) */
-      kit_cg_br(b, x->member[j]);
-      return true;
-    }
-    KitCgVal stop = kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&x->emu->chain_stop), 4, KIT_CG_INTERNAL);
-    KitCgBlkId back = kit_cg_block_new(b->m, b->f);
-    kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), x->member[j], back);
-    b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
-    kit_cg_builder_at(b, back);
-    kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
+    if (j + 1 > x->cur) kit_cg_br(b, x->member[j]); /* forward (member j is block j + 1 of the region) */
+    else emit_stop_check(x->emu, b, pc, x->member[j]);
     return true;
   }
   return false;
@@ -352,7 +351,7 @@ static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
 /* the block's end when it may chain: one slot per static target (the
  * taken and the fall-through side of a branch); indirect jumps look up */
 static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, uint64_t to) {
-  if (loop_back(x, b, to)) return true;
+  if (to && loop_back(x, b, to)) return true; /* 0: no static target */
   KitEmuExit *s = kit_tcache_exit_new(emu->tc);
   if (!s) return false;
   emit_exit(b, cpu, s);
@@ -370,11 +369,7 @@ static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cp
     uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP)  ? last->target
                   : !(last->flags & KIT_DECODE_TERMINATOR) ? last->pc + last->len
                                                             : 0;
-    if (to && loop_back(x, b, to)) return true;
-    KitEmuExit *s0 = kit_tcache_exit_new(emu->tc);
-    if (!s0) return false;
-    emit_exit(b, cpu, s0);
-    return true;
+    return static_exit(emu, x, b, cpu, to);
   }
   KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target)), taken, fall);
@@ -466,7 +461,6 @@ KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
   unsigned nb = 0;
   blk[nb++] = b;
   uint64_t succ[2];
-  if (!successors(&b->insns[b->ninsns - 1], succ)) return kit_emu_trace(emu, b, n_out);
   for (unsigned i = 0; i < nb; i++) {
     unsigned ns = successors(&blk[i]->insns[blk[i]->ninsns - 1], succ);
     for (unsigned k = 0; k < ns && nb < REGION_EXPLORE; k++) {
@@ -609,7 +603,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
       goto fail;
     }
     const KitDecodedInsn *last = &seq[sn - 1];
-    if (h->on_branch && (last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET)) &&
+    if ((last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET)) &&
         wants_edge(emu, edge_kind(last->flags))) {
       KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
       KitCgVal ba[3] = {kit_cg_iconst(&b, KIT_CG_I64, last->pc), next,
