@@ -4,11 +4,14 @@
  * here in microseconds, so guest code leaves the interpreter after a few runs
  * and only the hottest blocks pay for LLVM.
  *
- * One walk over the blocks in order. Values live in the caller-saved
- * registers (r11 is kept as the scratch register), are spilled to 8-byte
- * slots when the registers run out (the one whose next use is furthest goes),
- * and a value used outside its defining block is written to its slot when
- * defined, so every block starts with empty registers. Constants get no
+ * One walk over the reachable blocks in reverse postorder (a definition
+ * comes before its uses). Values live in the caller-saved registers (r11 is
+ * kept as the scratch register), are spilled to 8-byte slots when the
+ * registers run out (the one whose next use is furthest goes), and a value
+ * used outside its defining block is written to its slot when defined, so a
+ * block starts with empty registers, unless its only way in is a br from the
+ * block emitted just before it. Without calls, the first parameter (the
+ * emulator's CPU) keeps rdi throughout. Constants get no
  * register until used and none of their own: equal constants share one, and
  * a constant address reuses a nearby constant's register as a displacement.
  * An icmp that only feeds the next select or condbr leaves its result in the
@@ -102,6 +105,7 @@ typedef struct E {
   uint32_t nmarks, marks_cap;
   uint32_t nslots;
   bool frame;      /* slots below rsp (calls) instead of the red zone */
+  bool red_full;   /* failed only for want of red-zone slots: compiled again with a frame */
   uint32_t *blkoff;
   Fix *fix;
   uint32_t nfix, fixcap;
@@ -284,12 +288,14 @@ static int32_t slot_disp(E *e, uint32_t s) { return e->frame ? (int32_t)(8 * s) 
 static Op slot_op(E *e, Val *v) {
   if (v->slot < 0) {
     v->slot = (int32_t)e->nslots++;
-    if (!e->frame && e->nslots > RED_SLOTS && !e->why) e->why = "red zone full"; /* retried with a frame */
+    if (!e->frame && e->nslots > RED_SLOTS && !e->why) { /* the only failure a frame mends */
+      e->red_full = true;
+      e->why = "red zone full";
+    }
   }
   return M(RSP, -1, slot_disp(e, (uint32_t)v->slot));
 }
 
-/* is value v (canonical) used at or after instruction i of the current block? distance */
 /* does operand a use v (directly, or through the deferred values it is made of)? */
 static bool mentions(E *e, KitCgVal a, KitCgVal v, int depth) {
   a = e->canon[a];
@@ -300,6 +306,8 @@ static bool mentions(E *e, KitCgVal a, KitCgVal v, int depth) {
   return false;
 }
 
+/* how many instructions ahead value v (canonical) is next used, through the
+ * blocks fused after the current one; 1000: not soon */
 static unsigned next_use(E *e, KitCgVal v) {
   uint32_t blk = e->cur_blk, i = e->cur_inst, d = 0;
   while (d < 64) {
@@ -370,8 +378,25 @@ static void bind(E *e, KitCgVal v, int r) {
   }
 }
 
+/* every pool register free, no constant known in any */
+static void forget_regs(E *e) {
+  for (int i = 0; i < NPOOL; i++) {
+    if (e->regval[pool[i]]) e->v[e->regval[pool[i]]].reg = -1;
+    e->regval[pool[i]] = 0;
+  }
+  e->kvalid = 0;
+}
+
 /* registers an instruction writes as temporaries: their constants are gone */
 static void clobber(E *e, int r) { e->kvalid &= ~(1u << r); }
+
+static void load_into(E *e, int r, KitCgVal v) { /* v's value into r, from wherever it is */
+  Val *x = &e->v[e->canon[v]];
+  if (x->reg >= 0) mov_rr(e, 64, r, x->reg);
+  else if (x->isconst) mov_ri(e, r, x->imm);
+  else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
+  else e->why = "value used before it is defined";
+}
 
 /* v in a register (pinned for the current instruction) */
 static int get(E *e, KitCgVal v) {
@@ -391,9 +416,7 @@ static int get(E *e, KitCgVal v) {
       }
     }
   int r = alloc_reg(e);
-  if (x->isconst) mov_ri(e, r, x->imm);
-  else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
-  else e->why = "value used before it is defined";
+  load_into(e, r, v);
   bind(e, v, r);
   e->pinned |= 1u << r;
   return r;
@@ -403,7 +426,7 @@ static int get(E *e, KitCgVal v) {
 static bool imm_ok(E *e, KitCgVal v, int size, int64_t *imm) {
   Val *x = &e->v[e->canon[v]];
   if (!x->isconst) return false;
-  int64_t s = size == 64 ? (int64_t)x->imm : size == 32 ? (int32_t)x->imm : (int64_t)x->imm;
+  int64_t s = size == 32 ? (int32_t)x->imm : (int64_t)x->imm;
   if (size == 64 && !fits32(s)) return false;
   *imm = s;
   return true;
@@ -426,16 +449,15 @@ static bool dies(E *e, KitCgVal v) {
   return !x->isconst && x->uses == 1 && !(x->global && !x->in_slot);
 }
 
-/* the result register of instruction in: operand a's when a dies there (the
- * two-operand form then needs no copy), else a fresh one */
+/* the result register of an instruction: operand a's (in ra) when a dies
+ * there (the two-operand form then needs no copy; the caller still counts
+ * the use), else a fresh one */
 static int result_from(E *e, KitCgVal a, int ra) {
   /* not the reserved rdi: blocks emitted earlier but run later still read
    * the first parameter there (uses are counted in emission order) */
   if (dies(e, a) && !e->v[e->canon[a]].global && !(e->reserved & 1u << ra)) {
-    KitCgVal c = e->canon[a];
     e->regval[ra] = 0;
-    e->v[c].reg = -1;
-    e->v[c].uses--; /* this use */
+    e->v[e->canon[a]].reg = -1;
     return ra;
   }
   int r = alloc_reg(e);
@@ -526,6 +548,14 @@ static KitCgPred swap_pred(KitCgPred p) {
 }
 static bool signed_pred(KitCgPred p) { return p >= KIT_CG_SLT && p <= KIT_CG_SGE; }
 
+/* an instruction whose result is all it does (division traps, loads fault:
+ * kept even when unused) */
+static bool pure(const KitCgInst *in) {
+  return !(kit_cg_op_info[in->op].flags & (KIT_CGO_SIDE | KIT_CGO_MEM | KIT_CGO_TERM)) &&
+         in->op != KIT_CG_OP_SDIV && in->op != KIT_CG_OP_UDIV && in->op != KIT_CG_OP_SREM &&
+         in->op != KIT_CG_OP_UREM;
+}
+
 /* an instruction that emits no code: constants (folded ones too), dead
  * results, ptradds folded into their memory op */
 static bool silent(E *e, const KitCgInst *in) {
@@ -568,15 +598,13 @@ static void binary(E *e, const KitCgInst *in, KitCgType t) {
                                                                  : -1;
   int ra = get(e, a), dst;
   if (imm_ok(e, b, sz, &imm)) {
-    if (alu == ALU_ADD && !dies(e, a)) { /* three operands: lea */
-      dst = result_from(e, a, ra);
+    dst = result_from(e, a, ra);
+    if (alu == ALU_ADD && dst != ra) { /* three operands: lea */
       lea(e, sz, dst, M(ra, -1, (int32_t)imm));
     } else if (alu < 0) { /* mul */
-      dst = result_from(e, a, ra);
       ins(e, sz, 0x69, 1, dst, R(ra));
       b4(e, (uint32_t)imm);
     } else {
-      dst = result_from(e, a, ra);
       mov_rr(e, 64, dst, ra);
       alu_ri(e, alu, sz, R(dst), imm);
     }
@@ -605,40 +633,30 @@ static void shift(E *e, const KitCgInst *in, KitCgType t) {
   KitCgVal a = in->args[0], b = in->args[1];
   int w = width(t), sz = opsize(t);
   int digit = in->op == KIT_CG_OP_SHL ? 4 : in->op == KIT_CG_OP_LSHR ? 5 : 7;
-  int64_t imm;
   if (w == 1) { /* shifted by a multiple of 1: unchanged */
     use(e, b);
     copy(e, in->id, a);
     return;
   }
-  if (imm_ok(e, b, 64, &imm) || e->v[e->canon[b]].isconst) {
-    unsigned amt = (unsigned)(e->v[e->canon[b]].imm % (unsigned)w);
-    int ra = get(e, a);
-    int dst = result_from(e, a, ra);
-    mov_rr(e, 64, dst, ra);
-    if (digit == 7 && w < 32) movsx(e, 32, dst, w, R(dst));
-    if (amt) {
-      ins(e, sz, 0xc1, 1, digit, R(dst));
-      b1(e, amt);
-    }
-    if (digit != 5) canonical(e, dst, w);
-    use(e, a);
-    use(e, b);
-    define(e, in->id, dst);
-    return;
+  Val *bx = &e->v[e->canon[b]];
+  unsigned amt = bx->isconst ? (unsigned)(bx->imm % (unsigned)w) : 0;
+  if (!bx->isconst) { /* the amount goes to cl: rcx is a temporary of this instruction */
+    evict(e, RCX);
+    clobber(e, RCX);
+    e->pinned |= 1u << RCX;
+    mov_rr(e, 64, RCX, get(e, b));
+    if (w < 32) alu_ri(e, ALU_AND, 32, R(RCX), w - 1);
   }
-  /* the amount goes to cl: rcx is a temporary of this instruction */
-  if (e->regval[RCX]) evict(e, RCX);
-  clobber(e, RCX);
-  e->pinned |= 1u << RCX;
-  int rb = get(e, b);
-  mov_rr(e, 64, RCX, rb);
-  if (w < 32) alu_ri(e, ALU_AND, 32, R(RCX), w - 1);
   int ra = get(e, a);
   int dst = result_from(e, a, ra);
   mov_rr(e, 64, dst, ra);
   if (digit == 7 && w < 32) movsx(e, 32, dst, w, R(dst));
-  ins(e, sz, 0xd3, 1, digit, R(dst));
+  if (!bx->isconst) {
+    ins(e, sz, 0xd3, 1, digit, R(dst));
+  } else if (amt) {
+    ins(e, sz, 0xc1, 1, digit, R(dst));
+    b1(e, amt);
+  }
   if (digit != 5) canonical(e, dst, w);
   use(e, a);
   use(e, b);
@@ -651,8 +669,8 @@ static void divide(E *e, const KitCgInst *in, KitCgType t) {
   int w = width(t), sz = opsize(t);
   bool sgn = in->op == KIT_CG_OP_SDIV || in->op == KIT_CG_OP_SREM;
   bool rem = in->op == KIT_CG_OP_UREM || in->op == KIT_CG_OP_SREM;
-  if (e->regval[RAX]) evict(e, RAX);
-  if (e->regval[RDX]) evict(e, RDX);
+  evict(e, RAX);
+  evict(e, RDX);
   clobber(e, RAX);
   clobber(e, RDX);
   e->pinned |= 1u << RAX | 1u << RDX;
@@ -707,7 +725,7 @@ static void icmp(E *e, const KitCgInst *in, uint32_t blk, uint32_t idx) {
     b = s;
     p = swap_pred(p);
   }
-  int64_t imm;
+  int64_t imm = 0; /* prepare() made sure it fits when a loaded operand is compared */
   if (e->v[e->canon[b]].deferred) { /* a loaded operand: compare memory */
     KitCgVal s = a;
     a = b;
@@ -933,14 +951,6 @@ static void frame_adjust(E *e, int alu) { /* add/sub rsp, F: F is patched in at 
   b4(e, 0);
 }
 
-static void load_into(E *e, int r, KitCgVal v) { /* v's value into r, from wherever it is */
-  Val *x = &e->v[e->canon[v]];
-  if (x->reg >= 0) mov_rr(e, 64, r, x->reg);
-  else if (x->isconst) mov_ri(e, r, x->imm);
-  else if (x->in_slot) ins(e, 64, 0x8b, 1, r, slot_op(e, x));
-  else e->why = "value used before it is defined";
-}
-
 static void call(E *e, const KitCgInst *in, void *target) {
   bool tail = in->flags & KIT_CG_F_TAIL, indirect = in->op == KIT_CG_OP_CALLI;
   uint32_t first = indirect ? 1 : 0, n = in->nargs - first;
@@ -997,12 +1007,7 @@ static void call(E *e, const KitCgInst *in, void *target) {
     if (x->reg < 0) load_into(e, argreg[i], in->args[first + i]);
   }
   for (uint32_t k = 0; k < in->nargs; k++) use(e, in->args[k]);
-  e->kvalid = 0;
-  for (int i = 0; i < NPOOL; i++)
-    if (e->regval[pool[i]]) {
-      e->v[e->regval[pool[i]]].reg = -1;
-      e->regval[pool[i]] = 0;
-    }
+  forget_regs(e);
   if (tail) {
     if (e->frame) frame_adjust(e, ALU_ADD);
     b1(e, 0x41), b1(e, 0xff), b1(e, 0xe3); /* jmp r11 */
@@ -1125,6 +1130,12 @@ static const char *check(const KitCgModule *m, const KitCgFunc *f) {
   return NULL;
 }
 
+/* the block's br or condbr, NULL when it ends otherwise */
+static const KitCgInst *branch_of(const KitCgBlock *bl) {
+  const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
+  return t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR) ? t : NULL;
+}
+
 /* use counts, constants (folded and shared), globals, dead code, folded ptradds */
 static bool prepare(E *e) {
   const KitCgFunc *f = e->f;
@@ -1135,40 +1146,29 @@ static bool prepare(E *e) {
   e->order = calloc(f->nblocks + 1, sizeof *e->order);
   e->fused = calloc(f->nblocks + 1, sizeof *e->fused);
   e->region = calloc(f->nblocks + 1, sizeof *e->region);
+  /* working arrays (the E arrays are freed by e_free) */
   const KitCgInst **user = calloc(nv + 1, sizeof *user);
-  uint32_t *preds = calloc(f->nblocks + 1, sizeof *preds);
-  bool *placed = calloc(f->nblocks + 1, sizeof *placed);
-  if (!e->v || !e->canon || !e->blkoff || !e->order || !e->fused || !e->region || !user || !preds || !placed) {
-    free(user);
-    free(preds);
-    free(placed);
-    return false;
-  }
+  uint32_t *preds = calloc(f->nblocks + 1, sizeof *preds), *rpo = calloc(f->nblocks + 1, sizeof *rpo),
+           *stack = calloc(2 * f->nblocks + 2, sizeof *stack);
+  bool *placed = calloc(f->nblocks + 1, sizeof *placed), *seen = calloc(f->nblocks + 1, sizeof *seen);
+  uint32_t hcap = 64;
+  while (hcap < nv * 2) hcap *= 2;
+  KitCgVal *h = calloc(hcap, sizeof *h);
+  bool ok = e->v && e->canon && e->blkoff && e->order && e->fused && e->region && user && preds && rpo && stack &&
+            placed && seen && h;
+  if (!ok) goto out;
   /* emission order: a block that ends in br to a block with no other
    * predecessor is followed by it, which continues its registers */
   for (uint32_t bi = 0; bi < f->nblocks; bi++) {
-    const KitCgBlock *bl = &f->blocks[bi];
-    const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
-    if (t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR))
-      for (uint32_t k = 0; k < t->nblks; k++) preds[t->blks[k]]++;
+    const KitCgInst *t = branch_of(&f->blocks[bi]);
+    for (uint32_t k = 0; t && k < t->nblks; k++) preds[t->blks[k]]++;
     e->fused[bi] = -1;
   }
   preds[0]++; /* the entry is entered */
   /* blocks in reverse postorder from the entry, so a definition is emitted
    * before its uses however the blocks are numbered (a pass appends the
    * blocks it splits off); unreachable blocks are not emitted */
-  uint32_t *rpo = calloc(f->nblocks + 1, sizeof *rpo), *stack = calloc(2 * f->nblocks + 2, sizeof *stack);
-  bool *seen = calloc(f->nblocks + 1, sizeof *seen);
   uint32_t nrpo = 0;
-  if (!rpo || !stack || !seen) {
-    free(rpo);
-    free(stack);
-    free(seen);
-    free(user);
-    free(preds);
-    free(placed);
-    return false;
-  }
   { /* iterative DFS: stack of (block, next successor to visit) */
     uint32_t sp = 0, post = f->nblocks;
     stack[sp++] = 0;
@@ -1176,9 +1176,8 @@ static bool prepare(E *e) {
     seen[0] = true;
     while (sp) {
       uint32_t b = stack[sp - 2], k = stack[sp - 1];
-      const KitCgBlock *bl = &f->blocks[b];
-      const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
-      uint32_t nsucc = t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR) ? t->nblks : 0;
+      const KitCgInst *t = branch_of(&f->blocks[b]);
+      uint32_t nsucc = t ? t->nblks : 0;
       if (k < nsucc) {
         stack[sp - 1]++;
         uint32_t s2 = t->blks[k];
@@ -1195,8 +1194,6 @@ static bool prepare(E *e) {
     }
     memmove(rpo, rpo + (f->nblocks - nrpo), nrpo * sizeof *rpo);
   }
-  free(stack);
-  free(seen);
   uint32_t no = 0;
   for (uint32_t ri = 0; ri < nrpo; ri++) {
     uint32_t bi = rpo[ri];
@@ -1206,8 +1203,7 @@ static bool prepare(E *e) {
     e->order[no++] = (int32_t)b;
     e->region[b] = bi;
     for (;;) {
-      const KitCgBlock *bl = &f->blocks[b];
-      const KitCgInst *t = bl->ninsts ? &bl->insts[bl->ninsts - 1] : NULL;
+      const KitCgInst *t = branch_of(&f->blocks[b]);
       if (!t || t->op != KIT_CG_OP_BR || preds[t->blks[0]] != 1 || placed[t->blks[0]]) break;
       e->fused[b] = (int32_t)t->blks[0];
       b = t->blks[0];
@@ -1217,22 +1213,12 @@ static bool prepare(E *e) {
     }
   }
   e->norder = no;
-  free(rpo);
-  free(preds);
-  free(placed);
   for (uint32_t v = 0; v <= nv; v++) {
     e->v[v].reg = -1;
     e->v[v].slot = -1;
     e->canon[v] = v;
   }
   /* fold; equal constants: the first one stands for all (a small hash) */
-  uint32_t hcap = 64;
-  while (hcap < nv * 2) hcap *= 2;
-  KitCgVal *h = calloc(hcap, sizeof *h);
-  if (!h) {
-    free(user);
-    return false;
-  }
   for (uint32_t bi = 0; bi < f->nblocks; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
       const KitCgInst *in = &f->blocks[bi].insts[i];
@@ -1249,7 +1235,6 @@ static bool prepare(E *e) {
       if (!h[k]) h[k] = in->id;
       e->canon[in->id] = h[k];
     }
-  free(h);
   /* uses (of canonical values), the block of the last one */
   for (uint32_t bi = 0; bi < f->nblocks; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
@@ -1263,15 +1248,11 @@ static bool prepare(E *e) {
         if (a <= f->nparams && e->region[bi] != e->region[0] && !(a == 1 && e->reserved)) e->v[a].global = true;
       }
     }
-  /* dead pure results (not loads: a guest load must still fault) */
+  /* dead pure results */
   for (uint32_t bi = f->nblocks; bi-- > 0;)
     for (uint32_t i = f->blocks[bi].ninsts; i-- > 0;) {
       const KitCgInst *in = &f->blocks[bi].insts[i];
-      unsigned fl = kit_cg_op_info[in->op].flags;
-      if (!in->id || e->v[in->id].isconst || e->v[in->id].uses || (fl & (KIT_CGO_SIDE | KIT_CGO_MEM | KIT_CGO_TERM)))
-        continue;
-      if (in->op == KIT_CG_OP_SDIV || in->op == KIT_CG_OP_UDIV || in->op == KIT_CG_OP_SREM || in->op == KIT_CG_OP_UREM)
-        continue;
+      if (!in->id || e->v[in->id].isconst || e->v[in->id].uses || !pure(in)) continue;
       e->v[in->id].def = NULL; /* silent */
       for (uint32_t k = 0; k < in->nargs; k++) e->v[e->canon[in->args[k]]].uses--;
     }
@@ -1300,8 +1281,15 @@ static bool prepare(E *e) {
       e->v[in->id].deferred = true;
     }
   }
+out:
   free(user);
-  return true;
+  free(preds);
+  free(rpo);
+  free(stack);
+  free(placed);
+  free(seen);
+  free(h);
+  return ok;
 }
 
 static void emit_function(E *e) {
@@ -1313,11 +1301,7 @@ static void emit_function(E *e) {
     const KitCgBlock *bl = &f->blocks[bi];
     e->blkoff[bi] = (uint32_t)e->n;
     if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */
-      for (int i = 0; i < NPOOL; i++) {
-        if (e->regval[pool[i]]) e->v[e->regval[pool[i]]].reg = -1;
-        e->regval[pool[i]] = 0;
-      }
-      e->kvalid = 0;
+      forget_regs(e);
       e->flags_val = 0;
       if (e->reserved && e->v[1].uses) bind(e, 1, RDI);
     }
@@ -1342,10 +1326,7 @@ static void emit_function(E *e) {
       e->pinned = 0;
       if (silent(e, in) || in == e->skip[0] || in == e->skip[1]) continue;
       KitCgType t = (KitCgType)in->type;
-      if (in->id && !e->v[in->id].uses && !(kit_cg_op_info[in->op].flags & (KIT_CGO_SIDE | KIT_CGO_MEM)) &&
-          in->op != KIT_CG_OP_SDIV && in->op != KIT_CG_OP_UDIV && in->op != KIT_CG_OP_SREM &&
-          in->op != KIT_CG_OP_UREM)
-        continue;
+      if (in->id && !e->v[in->id].uses && pure(in)) continue; /* dead by now */
       switch (in->op) {
       case KIT_CG_OP_ADD: case KIT_CG_OP_SUB: case KIT_CG_OP_MUL: case KIT_CG_OP_AND: case KIT_CG_OP_OR:
       case KIT_CG_OP_XOR: binary(e, in, t); break;
@@ -1518,7 +1499,7 @@ void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const
       out = NULL; /* without its side table a fault could not find its pc */
       w = "out of memory";
     }
-    bool retry = w && !strcmp(w, "red zone full") && !e.frame;
+    bool retry = e.red_full;
     e_free(&e);
     if (!retry) break;
   }
