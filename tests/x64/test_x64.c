@@ -1968,7 +1968,6 @@ static void dir_check(const char *name, Dir *d, const uint64_t *args, uint64_t w
     directed_fail++;
     return;
   }
-  memcpy(region_init, region, 0); /* keep the current init image */
   int before = failures;
   check_func(0, d->m, d->f, args, NULL, false);
   if (failures != before) {
@@ -1997,6 +1996,21 @@ static void dir_check(const char *name, Dir *d, const uint64_t *args, uint64_t w
   }
 }
 static void dir_free(Dir *d) { kit_cg_module_free(d->m); }
+/* f(x, y) = x op y in type t must be want; swapped: f(y, x) too */
+static void dir_binop(const char *name, KitCgType t, KitCgOp op, uint64_t x, uint64_t y, uint64_t want, bool swapped) {
+  KitCgType ps[2] = {t, t};
+  Dir d = dir_new(t, ps, 2);
+  kit_cg_ret(&d.b, kit_cg_binop(&d.b, op, 1, 2));
+  uint64_t a[2] = {x, y};
+  dir_check(name, &d, a, want, true);
+  if (swapped) {
+    char sname[96];
+    snprintf(sname, sizeof sname, "%s (swapped)", name);
+    uint64_t b[2] = {y, x};
+    dir_check(sname, &d, b, want, true);
+  }
+  dir_free(&d);
+}
 
 static uint64_t sx(uint64_t v, unsigned bits) {
   uint64_t top = 1ull << (bits - 1);
@@ -2110,20 +2124,15 @@ static void directed(void) {
   }
   /* i64 shifts by out-of-range variable amounts */
   {
-    KitCgType ps[2] = {T_I64, T_I64};
     static const KitCgOp ops[3] = {KIT_CG_OP_SHL, KIT_CG_OP_LSHR, KIT_CG_OP_ASHR};
     for (int o = 0; o < 3; o++) {
-      Dir d = dir_new(T_I64, ps, 2);
-      kit_cg_ret(&d.b, kit_cg_binop(&d.b, ops[o], 1, 2));
-      uint64_t a[2] = {0x8000000000000081ull, 65};
-      uint64_t want = o == 0 ? a[0] << 1 : o == 1 ? a[0] >> 1 : (uint64_t)((int64_t)a[0] >> 1);
-      dir_check("i64 shift by 65", &d, a, want, true);
-      dir_free(&d);
+      uint64_t x = 0x8000000000000081ull;
+      uint64_t want = o == 0 ? x << 1 : o == 1 ? x >> 1 : (uint64_t)((int64_t)x >> 1);
+      dir_binop("i64 shift by 65", T_I64, ops[o], x, 65, want, false);
     }
   }
   /* udiv/urem of large u64, sdiv/srem negative */
   {
-    KitCgType ps[2] = {T_I64, T_I64};
     struct { KitCgOp op; uint64_t x, y, want; } cs[] = {
         {KIT_CG_OP_UDIV, ~0ull, 3, 0x5555555555555555ull},
         {KIT_CG_OP_UDIV, ~0ull, 0x8000000000000001ull, 1},
@@ -2135,13 +2144,8 @@ static void directed(void) {
         {KIT_CG_OP_SDIV, 0x8000000000000000ull, 2, 0xc000000000000000ull},
         {KIT_CG_OP_SREM, 0x8000000000000000ull, 3, (uint64_t)-2},
     };
-    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-      Dir d = dir_new(T_I64, ps, 2);
-      kit_cg_ret(&d.b, kit_cg_binop(&d.b, cs[i].op, 1, 2));
-      uint64_t a[2] = {cs[i].x, cs[i].y};
-      dir_check("division i64", &d, a, cs[i].want, true);
-      dir_free(&d);
-    }
+    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; i++)
+      dir_binop("division i64", T_I64, cs[i].op, cs[i].x, cs[i].y, cs[i].want, false);
     /* narrow signed division: -128 / 2 in i8, -7 % 2 in i16, i32 */
     struct { KitCgType t; KitCgOp op; uint64_t x, y, want; } ns[] = {
         {T_I8, KIT_CG_OP_SDIV, 0x80, 2, 0xc0},       {T_I8, KIT_CG_OP_UDIV, 0x80, 3, 0x2a},
@@ -2149,14 +2153,8 @@ static void directed(void) {
         {T_I16, KIT_CG_OP_SDIV, 0x8000, 0xffff - 1, 0x4000},
         {T_I32, KIT_CG_OP_SDIV, 0xfffffff9, 2, 0xfffffffd}, {T_I32, KIT_CG_OP_UREM, 0xfffffff9, 0x80000000, 0x7ffffff9},
     };
-    for (unsigned i = 0; i < sizeof ns / sizeof ns[0]; i++) {
-      KitCgType p2[2] = {ns[i].t, ns[i].t};
-      Dir d = dir_new(ns[i].t, p2, 2);
-      kit_cg_ret(&d.b, kit_cg_binop(&d.b, ns[i].op, 1, 2));
-      uint64_t a[2] = {ns[i].x, ns[i].y};
-      dir_check("division narrow", &d, a, ns[i].want, true);
-      dir_free(&d);
-    }
+    for (unsigned i = 0; i < sizeof ns / sizeof ns[0]; i++)
+      dir_binop("division narrow", ns[i].t, ns[i].op, ns[i].x, ns[i].y, ns[i].want, false);
   }
   /* smin/smax/umin/umax corners */
   {
@@ -2175,16 +2173,8 @@ static void directed(void) {
         {T_I1, KIT_CG_OP_SMIN, 1, 0, 1},
         {T_I1, KIT_CG_OP_UMIN, 1, 0, 0},
     };
-    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-      KitCgType p2[2] = {cs[i].t, cs[i].t};
-      Dir d = dir_new(cs[i].t, p2, 2);
-      kit_cg_ret(&d.b, kit_cg_binop(&d.b, cs[i].op, 1, 2));
-      uint64_t a[2] = {cs[i].x, cs[i].y};
-      dir_check("min/max corner", &d, a, cs[i].want, true);
-      uint64_t b2[2] = {cs[i].y, cs[i].x};
-      dir_check("min/max corner (swapped)", &d, b2, cs[i].want, true);
-      dir_free(&d);
-    }
+    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; i++)
+      dir_binop("min/max corner", cs[i].t, cs[i].op, cs[i].x, cs[i].y, cs[i].want, true);
   }
   /* icmp of i8 0x80 vs 0x7f, all predicates, to i1 and through select */
   {
