@@ -1372,6 +1372,22 @@ static void region_randomize(uint64_t seed) {
   for (int i = 0; i < 48; i++) region_init[GUARD + rn(&r, BUFSZ)] = (unsigned char)rn(&r, 3);
 }
 
+/* a module named name holding f(ps) -> rt, with a builder at its first block */
+typedef struct Dir {
+  KitCgModule *m;
+  KitCgFunc *f;
+  KitCgBuilder b;
+} Dir;
+static Dir fn_new(const char *name, KitCgType rt, const KitCgType *ps, uint32_t np) {
+  Dir d;
+  d.m = kit_cg_module_new(name);
+  d.f = kit_cg_func_declare(d.m, "f", rt, ps, np, false);
+  kit_cg_builder_init(&d.b, d.m, d.f);
+  kit_cg_block_new(d.m, d.f);
+  return d;
+}
+static Dir dir_new(KitCgType rt, const KitCgType *ps, uint32_t np) { return fn_new("directed", rt, ps, np); }
+
 __attribute__((noinline)) static char *module_text(const KitCgModule *m) {
   char *s = NULL;
   size_t n = 0;
@@ -1871,13 +1887,12 @@ static int sanity(void) {
   Rng r = {99};
   for (int h = 0; h < NHELPERS; h++)
     for (int indirect = 0; indirect < 2; indirect++) {
-      KitCgModule *m = kit_cg_module_new("sanity");
       KitCgType ps[6];
       for (int i = 0; i < 6; i++) ps[i] = T_I64;
-      KitCgFunc *f = kit_cg_func_declare(m, "f", T_I64, ps, 6, false);
-      KitCgBuilder b;
-      kit_cg_builder_init(&b, m, f);
-      kit_cg_block_new(m, f);
+      Dir d = fn_new("sanity", T_I64, ps, 6);
+      KitCgModule *m = d.m;
+      KitCgFunc *f = d.f;
+      KitCgBuilder b = d.b;
       KitCgVal a[6];
       for (int i = 0; i < helpers[h].nargs; i++) a[i] = (KitCgVal)(i + 1);
       if (helpers[h].bufarg) a[0] = kit_cg_conv(&b, KIT_CG_OP_INTTOPTR, T_PTR, 1);
@@ -1946,19 +1961,6 @@ static int sanity(void) {
 
 /* ---- directed cases ---------------------------------------------------------------- */
 
-typedef struct Dir {
-  KitCgModule *m;
-  KitCgFunc *f;
-  KitCgBuilder b;
-} Dir;
-static Dir dir_new(KitCgType rt, const KitCgType *ps, uint32_t np) {
-  Dir d;
-  d.m = kit_cg_module_new("directed");
-  d.f = kit_cg_func_declare(d.m, "f", rt, ps, np, false);
-  kit_cg_builder_init(&d.b, d.m, d.f);
-  kit_cg_block_new(d.m, d.f);
-  return d;
-}
 static int directed_fail;
 /* runs d on args (the scratch buffer is always param 0 when it is a ptr) and
  * checks both executors against want; raw: x64's full rax must equal want */
@@ -2389,13 +2391,12 @@ typedef enum { SW_PP, SW_PC, SW_CP, SW_CC } SwShape;
 /* f(x, y) = op(x', y') where x'/y' are the parameters or constants */
 static KitCgModule *sweep_build(KitCgOp op, KitCgPred pred, KitCgType t, SwShape sh, uint64_t cx, uint64_t cy,
                                 KitCgFunc **fo, KitCgType rt) {
-  KitCgModule *m = kit_cg_module_new("sweep");
   KitCgType ps[2] = {t, t};
   uint32_t np = sh == SW_PP ? 2 : sh == SW_CC ? 0 : 1;
-  KitCgFunc *f = kit_cg_func_declare(m, "f", rt, ps, np, false);
-  KitCgBuilder b;
-  kit_cg_builder_init(&b, m, f);
-  kit_cg_block_new(m, f);
+  Dir d = fn_new("sweep", rt, ps, np);
+  KitCgModule *m = d.m;
+  KitCgFunc *f = d.f;
+  KitCgBuilder b = d.b;
   KitCgVal x, y;
   switch (sh) {
   case SW_PP: x = 1, y = 2; break;
@@ -2489,22 +2490,15 @@ static void sweep_convs(void) {
         sweep_group_begin();
         uint64_t vals[64];
         int nv = sweep_values(from == T_PTR ? T_I64 : from, vals);
-        KitCgModule *m = kit_cg_module_new("sweep");
-        KitCgFunc *f = kit_cg_func_declare(m, "f", to, &from, 1, false);
-        KitCgBuilder bd;
-        kit_cg_builder_init(&bd, m, f);
-        kit_cg_block_new(m, f);
-        kit_cg_ret(&bd, kit_cg_conv(&bd, ops[o], to, 1));
-        sweep_fn(m, f, vals, nv);
-        kit_cg_module_free(m);
+        Dir d = fn_new("sweep", to, &from, 1);
+        kit_cg_ret(&d.b, kit_cg_conv(&d.b, ops[o], to, 1));
+        sweep_fn(d.m, d.f, vals, nv);
+        kit_cg_module_free(d.m);
         for (int i = 0; i < nv; i++) {
-          m = kit_cg_module_new("sweep");
-          f = kit_cg_func_declare(m, "f", to, NULL, 0, false);
-          kit_cg_builder_init(&bd, m, f);
-          kit_cg_block_new(m, f);
-          kit_cg_ret(&bd, kit_cg_conv(&bd, ops[o], to, kit_cg_iconst(&bd, from, vals[i])));
-          sweep_fn(m, f, NULL, 1);
-          kit_cg_module_free(m);
+          d = fn_new("sweep", to, NULL, 0);
+          kit_cg_ret(&d.b, kit_cg_conv(&d.b, ops[o], to, kit_cg_iconst(&d.b, from, vals[i])));
+          sweep_fn(d.m, d.f, NULL, 1);
+          kit_cg_module_free(d.m);
         }
         char what[64];
         snprintf(what, sizeof what, "%s from %s to", kit_cg_op_info[ops[o]].name, kit_cg_type_name(from));
@@ -2520,12 +2514,11 @@ static void sweep_selects(void) {
     KitCgType t = ts[k];
     sweep_group_begin();
     for (int shape = 0; shape < 8; shape++) {
-      KitCgModule *m = kit_cg_module_new("sweep");
       KitCgType ps[3] = {T_I1, t, t};
-      KitCgFunc *f = kit_cg_func_declare(m, "f", t, ps, 3, false);
-      KitCgBuilder bd;
-      kit_cg_builder_init(&bd, m, f);
-      kit_cg_block_new(m, f);
+      Dir d = fn_new("sweep", t, ps, 3);
+      KitCgModule *m = d.m;
+      KitCgFunc *f = d.f;
+      KitCgBuilder bd = d.b;
       KitCgVal c = shape & 1 ? kit_cg_iconst(&bd, T_I1, shape >> 2 & 1) : 1;
       KitCgVal x = shape & 2 ? kit_cg_iconst(&bd, t, 0x8000000000000081ull) : 2;
       KitCgVal y = shape & 4 ? kit_cg_iconst(&bd, t, 0x7fffffffffff7ffeull) : 3;
