@@ -656,6 +656,8 @@ static void shift(E *e, const KitCgInst *in, KitCgType t) {
   } else if (amt) {
     ins(e, sz, 0xc1, 1, digit, R(dst));
     b1(e, amt);
+  } else if (sz == 32) {
+    mov_rr(e, 32, dst, dst); /* an operand's high bits may be left (lazy_truncs) */
   }
   if (digit != 5) canonical(e, dst, w);
   use(e, a);
@@ -967,7 +969,15 @@ static void call(E *e, const KitCgInst *in, void *target) {
         e->v[v].in_slot = true;
       }
     }
-  if (indirect) load_into(e, SCRATCH, in->args[0]);
+  /* a tail call through a pointer loaded right before it jumps through
+   * memory: the address goes to the scratch register (a constant one may
+   * be in an argument register after the moves) */
+  Val *cx = indirect ? &e->v[e->canon[in->args[0]]] : NULL;
+  const KitCgInst *ld = cx && cx->deferred && cx->def->op == KIT_CG_OP_LOAD ? cx->def : NULL;
+  Val *ax = ld ? &e->v[e->canon[ld->args[0]]] : NULL;
+  if (ld && ax->isconst) use(e, ld->args[0]);
+  else if (ld) lea(e, 64, SCRATCH, address(e, ld->args[0]));
+  else if (indirect) load_into(e, SCRATCH, in->args[0]);
   else mov_ri(e, SCRATCH, (uint64_t)(uintptr_t)target);
   /* register to register moves first (a parallel move: cycles swap), then
    * slots and constants */
@@ -1010,7 +1020,20 @@ static void call(E *e, const KitCgInst *in, void *target) {
   forget_regs(e);
   if (tail) {
     if (e->frame) frame_adjust(e, ALU_ADD);
-    b1(e, 0x41), b1(e, 0xff), b1(e, 0xe3); /* jmp r11 */
+    if (!ld) {
+      b1(e, 0x41), b1(e, 0xff), b1(e, 0xe3); /* jmp r11 */
+      return;
+    }
+    int base = SCRATCH;
+    if (ax->isconst) {
+      base = -1;
+      for (uint32_t i = 0; i < n && base < 0; i++) {
+        Val *x = &e->v[e->canon[in->args[first + i]]];
+        if (x->isconst && x->imm == ax->imm) base = argreg[i];
+      }
+      if (base < 0) mov_ri(e, base = SCRATCH, ax->imm);
+    }
+    ins(e, 32, 0xff, 1, 4, M(base, -1, 0)); /* jmp [base] */
     return;
   }
   b1(e, 0x41), b1(e, 0xff), b1(e, 0xd3); /* call r11 */
@@ -1137,6 +1160,54 @@ static const KitCgInst *branch_of(const KitCgBlock *bl) {
 }
 
 /* use counts, constants (folded and shared), globals, dead code, folded ptradds */
+/* does instruction `in` read only the low 32 bits of its operand k (an i32)? */
+static bool reads_low32(const KitCgInst *in, uint32_t k) {
+  switch (in->op) {
+  case KIT_CG_OP_ADD: case KIT_CG_OP_SUB: case KIT_CG_OP_MUL: case KIT_CG_OP_AND: case KIT_CG_OP_OR:
+  case KIT_CG_OP_XOR: case KIT_CG_OP_SHL: case KIT_CG_OP_LSHR: case KIT_CG_OP_ASHR: return in->type == KIT_CG_I32;
+  case KIT_CG_OP_ICMP: return true; /* compares at the operands' width */
+  case KIT_CG_OP_SEXT: return in->type == KIT_CG_I64;
+  case KIT_CG_OP_TRUNC: return true;
+  case KIT_CG_OP_STORE: return k == 0 && !(in->flags & KIT_CG_F_FAULT_PC);
+  default: return false;
+  }
+}
+
+/* A truncation of an i64 to i32 whose every user reads only the low 32
+ * bits (32-bit operations, which also zero-extend their results) emits
+ * nothing: its users read the i64's register. Values narrower than 64 bits
+ * are otherwise kept zero-extended. */
+static void lazy_truncs(E *e) {
+  const KitCgFunc *f = e->f;
+  uint8_t *st = calloc(f->nvals + 1, 1); /* 1: candidate, 2: read otherwise */
+  if (!st) return;
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      Val *x = &e->v[in->id];
+      if (in->op == KIT_CG_OP_TRUNC && in->type == KIT_CG_I32 && vt(e, in->args[0]) == KIT_CG_I64 && !x->isconst &&
+          x->uses && x->def && e->canon[in->args[0]] > f->nparams)
+        st[in->id] = 1;
+    }
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      if (in->id && (e->v[in->id].isconst || !e->v[in->id].def)) continue; /* folded or dead */
+      for (uint32_t k = 0; k < in->nargs; k++)
+        if (st[in->args[k]] == 1 && !reads_low32(in, k)) st[in->args[k]] = 2;
+    }
+  for (uint32_t t = 1; t <= f->nvals; t++) {
+    if (st[t] != 1) continue;
+    Val *x = &e->v[t], *src = &e->v[e->canon[x->def->args[0]]];
+    src->uses += x->uses - 1;
+    src->global |= x->global;
+    e->canon[t] = e->canon[x->def->args[0]];
+    x->uses = 0;
+    x->def = NULL; /* silent */
+  }
+  free(st);
+}
+
 static bool prepare(E *e) {
   const KitCgFunc *f = e->f;
   uint32_t nv = f->nvals;
@@ -1281,6 +1352,21 @@ static bool prepare(E *e) {
       e->v[in->id].deferred = true;
     }
   }
+  /* the pointer a tail call jumps through, loaded right before it */
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    for (uint32_t i = 0; i < bl->ninsts; i++) {
+      const KitCgInst *in = &bl->insts[i];
+      if (in->op != KIT_CG_OP_LOAD || !in->id || e->v[in->id].uses != 1 || e->v[in->id].global ||
+          access_size((KitCgType)in->type) != 64)
+        continue;
+      const KitCgInst *u = next_real(e, bi, i);
+      if (u != user[in->id] || u->op != KIT_CG_OP_CALLI || !(u->flags & KIT_CG_F_TAIL) || u->args[0] != in->id)
+        continue;
+      e->v[in->id].deferred = true;
+    }
+  }
+  if (ok) lazy_truncs(e);
 out:
   free(user);
   free(preds);
