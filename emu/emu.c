@@ -45,15 +45,22 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
     fprintf(err, "kit-emu: this build has no guest architecture (arch/rv64 was not built)\n");
     return NULL;
   }
-  KitEmu *emu = calloc(1, sizeof *emu);
+  /* the CPU state right after the emulator's own: translated code reaches
+   * the fields it reads on every block (block_pc, chain_stop) relative to
+   * its CPU pointer */
+  size_t cpu_at = (sizeof(KitEmu) + 63) & ~(size_t)63;
+  KitEmu *emu = calloc(1, cpu_at + arch->cpu_state_size);
+  if (!emu) {
+    fprintf(err, "kit-emu: out of memory\n");
+    return NULL;
+  }
   if (opt) emu->opt = *opt;
   emu->log = emu->opt.log ? emu->opt.log : stderr;
   emu->arch = arch;
-  emu->cpu = calloc(1, arch->cpu_state_size);
+  emu->cpu = (char *)emu + cpu_at;
   if (kit_aspace_init(&emu->as, KIT_EMU_WINDOW) < 0) {
     fprintf(err, "kit-emu: cannot reserve the %llu GiB guest window: %s\n",
             (unsigned long long)(KIT_EMU_WINDOW >> 30), strerror(ENOMEM));
-    free(emu->cpu);
     free(emu);
     return NULL;
   }
@@ -74,7 +81,6 @@ void kit_emu_free(KitEmu *emu) {
   kit_tcache_free(emu->tc);
   emu->tc = NULL;
   kit_aspace_destroy(&emu->as);
-  free(emu->cpu);
   if (kit_emu_current == emu) kit_emu_current = NULL;
   free(emu);
 }

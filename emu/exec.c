@@ -192,6 +192,13 @@ static KitCgVal host_const(KitCgBuilder *b, const void *p) {
   return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
 }
 
+/* a field of the emulator, relative to the CPU state (kit_emu_new puts the
+ * two in one allocation): [cpu + disp] in the code */
+static KitCgVal emu_field(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, const void *p) {
+  int64_t d = (const char *)p - (const char *)emu->cpu;
+  return kit_cg_ptradd(b, cpu, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)d));
+}
+
 static KitCgVal load_at(KitCgBuilder *b, KitCgType t, KitCgVal ptr, uint64_t off) {
   if (off) ptr = kit_cg_ptradd(b, ptr, kit_cg_iconst(b, KIT_CG_I64, off));
   return kit_cg_load(b, t, ptr, kit_cg_type_size(t), KIT_CG_INTERNAL);
@@ -221,13 +228,14 @@ static void tail_ret(KitCgBuilder *b, KitCgVal r) {
  * a fault) never chain. */
 int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
   kit_emu_current->last_exit = via;
+  if (via) return (int64_t)via->pc; /* static exits store no pc */
   return (int64_t)kit_emu_current->arch->get_pc(cpu);
 }
 
 /* on to block go unless emu->chain_stop is set; then back to the
  * dispatcher, which goes on at pc */
-static void emit_stop_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc, KitCgBlkId go) {
-  KitCgVal stop = kit_cg_load(b, KIT_CG_I32, host_const(b, (const void *)&emu->chain_stop), 4, KIT_CG_INTERNAL);
+static void emit_stop_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc, KitCgBlkId go) {
+  KitCgVal stop = kit_cg_load(b, KIT_CG_I32, emu_field(emu, b, cpu, (const void *)&emu->chain_stop), 4, KIT_CG_INTERNAL);
   KitCgBlkId back = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), go, back);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
@@ -235,25 +243,27 @@ static void emit_stop_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc, KitCgBlkI
   kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
 }
 
-static void emit_entry_check(KitEmu *emu, KitCgBuilder *b, uint64_t pc) {
+static void emit_entry_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc) {
   KitCgBlkId go = kit_cg_block_new(b->m, b->f);
-  emit_stop_check(emu, b, pc, go);
+  emit_stop_check(emu, b, cpu, pc, go);
   kit_cg_builder_at(b, go);
 }
 
-/* jump to code(cpu); alone in its block: the fast instruction selector
- * leaves tail calls to SelectionDAG, which then selects the whole LLVM block */
-static void emit_tail(KitCgBuilder *b, KitCgVal code, KitCgVal cpu, KitCgVal via) {
+/* jump to the code pointer at `at` + off with (cpu, via); in a block of its
+ * own: the fast instruction selector leaves tail calls to SelectionDAG,
+ * which then selects the whole LLVM block (the baseline compiler jumps
+ * through memory) */
+static void emit_tail(KitCgBuilder *b, KitCgVal at, uint64_t off, KitCgVal cpu, KitCgVal via) {
   KitCgBlkId tail = kit_cg_block_new(b->m, b->f);
   kit_cg_br(b, tail);
   kit_cg_builder_at(b, tail);
   KitCgVal args[2] = {cpu, via};
-  tail_ret(b, kit_cg_calli(b, code, KIT_CG_I64, args, 2));
+  tail_ret(b, kit_cg_calli(b, load_at(b, KIT_CG_PTR, at, off), KIT_CG_I64, args, 2));
 }
 
 static void emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
   KitCgVal sp = host_const(b, slot);
-  emit_tail(b, load_at(b, KIT_CG_PTR, sp, offsetof(KitEmuExit, code)), cpu, sp);
+  emit_tail(b, sp, offsetof(KitEmuExit, code), cpu, sp);
 }
 
 /* an indirect jump's target code from the jump cache, the exit stub when
@@ -300,8 +310,9 @@ static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCg
   kit_cg_condbr(b, hit, yes, no);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
   kit_cg_builder_at(b, yes);
-  emit_tail(b, load_at(b, KIT_CG_PTR, slot, offsetof(KitEmuCodeSlot, code)), cpu, host_const(b, NULL));
+  emit_tail(b, slot, offsetof(KitEmuCodeSlot, code), cpu, host_const(b, NULL));
   kit_cg_builder_at(b, no);
+  kit_cg_store(b, next, cpu, 8, KIT_CG_INTERNAL); /* the exit stub reads it (the pc is the state's first field) */
   KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
   KitCgVal args[2] = {cpu, next};
   tail_ret(b, kit_emu_call_helper(b, "kit_emu_chain_miss", KIT_CG_I64, pt, args, 2));
@@ -340,7 +351,7 @@ static bool loop_back(Xlate *x, KitCgBuilder *b, uint64_t pc) {
   for (unsigned j = 0; j < x->nmembers; j++) {
     if (x->member_pc[j] != pc) continue;
     if (j + 1 > x->cur) kit_cg_br(b, x->member[j]); /* forward (member j is block j + 1 of the region) */
-    else emit_stop_check(x->emu, b, pc, x->member[j]);
+    else emit_stop_check(x->emu, b, x->seam.cpu, pc, x->member[j]);
     return true;
   }
   return false;
@@ -351,11 +362,38 @@ static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
 /* the block's end when it may chain: one slot per static target (the
  * taken and the fall-through side of a branch); indirect jumps look up */
 static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, uint64_t to) {
-  if (to && loop_back(x, b, to)) return true; /* 0: no static target */
-  KitEmuExit *s = kit_tcache_exit_new(emu->tc);
+  if (loop_back(x, b, to)) return true;
+  KitEmuExit *s = kit_tcache_exit_new(emu->tc, to);
   if (!s) return false;
   emit_exit(b, cpu, s);
   return true;
+}
+
+/* the instruction of b's current block that defines v, or NULL */
+static const KitCgInst *def_here(KitCgBuilder *b, KitCgVal v) {
+  const KitCgBlock *bl = &b->f->blocks[b->blk];
+  for (uint32_t i = bl->ninsts; i--;)
+    if (bl->insts[i].id == v) return &bl->insts[i];
+  return NULL;
+}
+
+static bool is_const(KitCgBuilder *b, KitCgVal v, uint64_t k) {
+  const KitCgInst *d = def_here(b, v);
+  return d && d->op == KIT_CG_OP_CONST && d->imm == k;
+}
+
+/* the condition a branch's next pc was selected by (select c, target,
+ * fall-through), compared again here so that the compare feeds the branch
+ * directly (the block's stores came between); else next == target */
+static KitCgVal taken_cond(KitCgBuilder *b, KitCgVal next, const KitDecodedInsn *last) {
+  const KitCgInst *sel = def_here(b, next);
+  if (sel && sel->op == KIT_CG_OP_SELECT && is_const(b, sel->args[1], last->target) &&
+      is_const(b, sel->args[2], last->pc + last->len)) {
+    const KitCgInst *c = def_here(b, sel->args[0]);
+    if (c && c->op == KIT_CG_OP_ICMP) return kit_cg_cmp(b, (KitCgPred)c->pred, c->args[0], c->args[1]);
+    return sel->args[0];
+  }
+  return kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target));
 }
 
 static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, KitCgVal next,
@@ -369,10 +407,15 @@ static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cp
     uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP)  ? last->target
                   : !(last->flags & KIT_DECODE_TERMINATOR) ? last->pc + last->len
                                                             : 0;
+    if (!to) { /* no static target: the dispatcher goes on at the stored pc */
+      kit_cg_store(b, next, cpu, 8, KIT_CG_INTERNAL);
+      kit_cg_ret(b, next);
+      return true;
+    }
     return static_exit(emu, x, b, cpu, to);
   }
   KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
-  kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target)), taken, fall);
+  kit_cg_condbr(b, taken_cond(b, next, last), taken, fall);
   kit_cg_builder_at(b, taken);
   if (!static_exit(emu, x, b, cpu, last->target)) return false;
   kit_cg_builder_at(b, fall);
@@ -548,6 +591,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   Xlate x = {.mode = mode};
   kit_emu_seam_init(&x.seam, emu, kit_cg_param(f, 0));
   x.seam.env.exit = side_exit;
+  x.seam.env.pc_at_exits = mode == FOR_JIT_CHAIN_OUT;
   KitEmuSeam *sp = &x.seam;
   /* a block that leads back to its own start loops inside its function
    * (through the entry check, so signals still stop it) */
@@ -559,8 +603,9 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     kit_cg_builder_at(&b, x.head);
   }
   /* where a host fault finds the block it stopped, chained LLVM blocks too */
-  kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), host_const(&b, &emu->block_pc), 8, KIT_CG_INTERNAL);
-  if (mode >= FOR_JIT_CHAIN_IN) emit_entry_check(emu, &b, insns[0].pc);
+  kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), emu_field(emu, &b, sp->cpu, &emu->block_pc), 8,
+               KIT_CG_INTERNAL);
+  if (mode >= FOR_JIT_CHAIN_IN) emit_entry_check(emu, &b, sp->cpu, insns[0].pc);
   const KitEmuToolHooks *h = &emu->hooks;
   if (h->on_block_entry) {
     KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
@@ -587,7 +632,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     if (j) { /* where a fault finds the block it stopped */
       kit_cg_builder_at(&b, x.member[j - 1]);
       b.loc = (KitCgLoc){.pc = seq[0].pc};
-      kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, seq[0].pc), host_const(&b, &emu->block_pc), 8,
+      kit_cg_store(&b, kit_cg_iconst(&b, KIT_CG_I64, seq[0].pc), emu_field(emu, &b, sp->cpu, &emu->block_pc), 8,
                    KIT_CG_INTERNAL);
     }
     KitCgVal next = 0;
@@ -640,7 +685,7 @@ fail:
 static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next) {
   Xlate *x = env->user;
   if (loop_back(x, b, next)) return;
-  KitEmuExit *slot = x->mode == FOR_JIT_CHAIN_OUT ? kit_tcache_exit_new(x->seam.emu->tc) : NULL;
+  KitEmuExit *slot = x->mode == FOR_JIT_CHAIN_OUT ? kit_tcache_exit_new(x->seam.emu->tc, next) : NULL;
   if (slot) emit_exit(b, x->seam.cpu, slot);
   else kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, next));
 }
@@ -711,6 +756,7 @@ static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
   for (;;) {
     emu->last_exit = NULL;
     uint64_t next = (uint64_t)kit_emu_code(blk->jit)(emu->cpu, NULL);
+    emu->arch->set_pc(emu->cpu, next); /* chained exits store none */
     emu->stats.blocks_executed++;
     emu->stats.jit_entries++;
     if (emu->exited || emu->chain_stop || emu->sync_pending ||
@@ -759,6 +805,7 @@ int kit_emu_exec_loop(KitEmu *emu) {
     bool was_jit = blk->jit != NULL;
     emu->in_guest = 1;
     uint64_t next = kit_tier_run(emu, blk);
+    emu->arch->set_pc(emu->cpu, next);
     emu->in_guest = 0;
     running = NULL;
     const KitDecodedInsn *last = &blk->insns[blk->ninsns - 1];

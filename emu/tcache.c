@@ -83,7 +83,7 @@ void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b) {
   tc->jc[kit_tcache_jc_slot(b->pc)] = b;
 }
 
-KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
+KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc, uint64_t pc) {
   pthread_mutex_lock(&tc->exits_mu);
   KitEmuExitChunk *c = tc->exits;
   if (!c || c->used == KIT_EMU_EXITS_PER_CHUNK) {
@@ -97,6 +97,7 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc) {
   }
   KitEmuExit *e = &c->slot[c->used++];
   e->code = kit_emu_exit_stub;
+  e->pc = pc;
   pthread_mutex_unlock(&tc->exits_mu);
   return e;
 }

@@ -44,6 +44,7 @@ static inline KitEmuCode kit_emu_code(int64_t (*jit)(void *)) { return (KitEmuCo
 struct KitEmuExit {
   KitEmuCode code;
   KitEmuBlock *target; /* NULL while unlinked */
+  uint64_t pc;         /* where the exit goes: the code that jumps through it stores no pc */
 };
 
 #define KIT_EMU_EXITS_PER_CHUNK 4096u
@@ -87,8 +88,8 @@ static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuTcache *tc, uint64_t pc) {
 
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
-/* a new exit slot, unlinked (any thread) */
-KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc);
+/* a new exit slot to guest pc, unlinked (any thread) */
+KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc, uint64_t pc);
 /* point exit slot e at block b's LLVM code (guest thread) */
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
 /* b's code now also covers guest bytes [lo, end) */

@@ -473,9 +473,9 @@ static void make_hot(KitEmu *emu, KitEmuBlock *b) {
 }
 
 uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b) {
-  if (b->jit) return (uint64_t)b->jit(emu->cpu);
+  if (b->jit) return (uint64_t)kit_emu_code(b->jit)(emu->cpu, NULL);
   if (emu->opt.tier == KIT_EMU_TIER_JIT && !b->queued) make_hot(emu, b);
-  if (b->jit) return (uint64_t)b->jit(emu->cpu);
+  if (b->jit) return (uint64_t)kit_emu_code(b->jit)(emu->cpu, NULL);
   if (!b->ip) {
     b->ip = kit_interp_new(b->m, kit_emu_resolve, emu, emu->log);
     if (!b->ip) {

@@ -119,7 +119,7 @@ void rv_side_exit(RvLift *L, KitCgVal cond, uint64_t target) {
   L->idx = idx + 1; /* the branch retires */
   rv_sync_instret(L);
   rv_flush(L);
-  rv_st_state(L, rv_c64(L, target), offsetof(KitRv64Cpu, pc));
+  if (!L->env->exit || !L->env->pc_at_exits) rv_st_state(L, rv_c64(L, target), offsetof(KitRv64Cpu, pc));
   if (L->env->exit) L->env->exit(L->env, b, target);
   else kit_cg_ret(b, rv_c64(L, target));
   L->xdirty = xd, L->fdirty = fd, L->instret_synced = synced, L->idx = idx;
@@ -170,7 +170,7 @@ int kit_rv64_lift(KitLiftEnv *env, KitCgBuilder *b, KitCgVal cpu, const KitDecod
   L.idx++;
   rv_sync_instret(&L);
   rv_flush(&L);
-  rv_st_state(&L, L.next, offsetof(KitRv64Cpu, pc));
+  if (!env->pc_at_exits) rv_st_state(&L, L.next, offsetof(KitRv64Cpu, pc));
   *next_pc = L.next;
   b->loc = saved;
   return 0;

@@ -72,6 +72,10 @@ struct KitLiftEnv {
    * (a side exit; the CPU state, pc included, is already stored); NULL:
    * `ret next`. */
   void (*exit)(KitLiftEnv *env, KitCgBuilder *b, uint64_t next);
+  /* The caller stores the guest pc where its exits need it (or they need
+   * none): the lifter leaves out its stores of the next pc at the block's
+   * end and before `exit`. */
+  bool pc_at_exits;
 };
 
 /* Guest events the emulator must handle are lifted as calls to external
