@@ -638,6 +638,22 @@ static void shift(E *e, const KitCgInst *in, KitCgType t) {
     copy(e, in->id, a);
     return;
   }
+  Val *sh = &e->v[e->canon[a]];
+  if (in->op == KIT_CG_OP_LSHR && sh->deferred && sh->def->op == KIT_CG_OP_SHL) { /* prepare(): zext of a low half */
+    KitCgVal x = sh->def->args[0], root = x;
+    Val *xv = &e->v[e->canon[x]];
+    if (xv->deferred) root = xv->def->args[0]; /* sext(root) */
+    int rr = get(e, root);
+    int dst = result_from(e, root, rr);
+    mov_rr(e, 32, dst, rr);
+    if (xv->deferred) use(e, root);
+    use(e, x);
+    use(e, sh->def->args[1]);
+    use(e, a);
+    use(e, b);
+    define(e, in->id, dst);
+    return;
+  }
   Val *bx = &e->v[e->canon[b]];
   unsigned amt = bx->isconst ? (unsigned)(bx->imm % (unsigned)w) : 0;
   if (!bx->isconst) { /* the amount goes to cl: rcx is a temporary of this instruction */
@@ -1160,6 +1176,11 @@ static const KitCgInst *branch_of(const KitCgBlock *bl) {
 }
 
 /* use counts, constants (folded and shared), globals, dead code, folded ptradds */
+static bool is_k(E *e, KitCgVal v, uint64_t k) {
+  Val *x = &e->v[e->canon[v]];
+  return x->isconst && x->imm == k;
+}
+
 /* does instruction `in` read only the low 32 bits of its operand k (an i32)? */
 static bool reads_low32(const KitCgInst *in, uint32_t k) {
   switch (in->op) {
@@ -1364,6 +1385,24 @@ static bool prepare(E *e) {
       if (u != user[in->id] || u->op != KIT_CG_OP_CALLI || !(u->flags & KIT_CG_F_TAIL) || u->args[0] != in->id)
         continue;
       e->v[in->id].deferred = true;
+    }
+  }
+  /* lshr(shl(x, 32), 32), x perhaps sext(i32 y): the low half of x (of y) */
+  for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+    const KitCgBlock *bl = &f->blocks[bi];
+    for (uint32_t i = 0; i < bl->ninsts; i++) {
+      const KitCgInst *in = &bl->insts[i];
+      if (in->op != KIT_CG_OP_LSHR || in->type != KIT_CG_I64 || !is_k(e, in->args[1], 32)) continue;
+      Val *sh = &e->v[e->canon[in->args[0]]];
+      if (!sh->def || sh->def->op != KIT_CG_OP_SHL || sh->uses != 1 || sh->global || user[in->args[0]] != in ||
+          !is_k(e, sh->def->args[1], 32) || sh->deferred)
+        continue;
+      sh->deferred = true;
+      KitCgVal x = sh->def->args[0];
+      Val *xv = &e->v[e->canon[x]];
+      if (xv->def && xv->def->op == KIT_CG_OP_SEXT && vt(e, xv->def->args[0]) == KIT_CG_I32 && xv->uses == 1 &&
+          !xv->global && user[x] == sh->def && !xv->deferred)
+        xv->deferred = true;
     }
   }
   if (ok) lazy_truncs(e);
