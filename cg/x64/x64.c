@@ -925,6 +925,21 @@ static bool rmw(E *e, const KitCgInst *in) {
 
 static void load_(E *e, const KitCgInst *in) {
   if (in->id && rmw(e, in)) return;
+  /* a narrow load whose one use is the sext right after it: movsx from memory */
+  const KitCgInst *nx = in->id ? next_real(e, e->cur_blk, e->cur_inst) : NULL;
+  int w = width((KitCgType)in->type);
+  if (nx && nx->op == KIT_CG_OP_SEXT && e->canon[nx->args[0]] == in->id && e->v[in->id].uses == 1 && w >= 8 &&
+      w <= 32 && e->v[nx->id].uses) {
+    Op m = address(e, in->args[0]);
+    e->pinned = 0;
+    int dst = alloc_reg(e), wt = width((KitCgType)nx->type);
+    movsx(e, wt == 64 ? 64 : 32, dst, w, m);
+    canonical(e, dst, wt);
+    e->v[in->id].uses = 0;
+    e->skip[0] = nx;
+    define(e, nx->id, dst);
+    return;
+  }
   Op m = address(e, in->args[0]);
   e->pinned = 0; /* the load reads its address before it writes: any register will do */
   int dst = alloc_reg(e);
