@@ -690,6 +690,21 @@ static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next) {
   else kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, next));
 }
 
+bool kit_emu_block_lift(KitEmu *emu, KitEmuBlock *blk) {
+  if (blk->f) return true;
+  char mname[48];
+  snprintf(mname, sizeof mname, "block_%" PRIx64, blk->pc);
+  blk->m = kit_cg_module_new(mname);
+  blk->f = kit_emu_translate_insns(emu, blk->m, blk->insns, blk->ninsns, emu->log);
+  if (blk->f) {
+    emu->stats.tier0_lifts++;
+    return true;
+  }
+  kit_cg_module_free(blk->m);
+  blk->m = NULL;
+  return false;
+}
+
 static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
   KitDecodedInsn buf[MAX_BLOCK_INSNS];
   unsigned n = decode_block(emu, pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
@@ -705,12 +720,9 @@ static KitEmuBlock *translate(KitEmu *emu, uint64_t pc) {
     if (buf[i].pc < blk->lo) blk->lo = buf[i].pc;
     if (buf[i].pc + buf[i].len > blk->end) blk->end = buf[i].pc + buf[i].len;
   }
-  char mname[48];
-  snprintf(mname, sizeof mname, "block_%" PRIx64, pc);
-  blk->m = kit_cg_module_new(mname);
-  blk->f = kit_emu_translate_insns(emu, blk->m, blk->insns, n, emu->log);
-  if (!blk->f) {
-    kit_cg_module_free(blk->m);
+  /* the CG for tier 0 is lifted when the block is first interpreted (most
+   * are compiled on their first run); -d cg shows it at once */
+  if ((emu->opt.debug & KIT_EMU_DEBUG_CG) && !kit_emu_block_lift(emu, blk)) {
     free(blk->insns);
     free(blk);
     return NULL;
@@ -802,19 +814,19 @@ int kit_emu_exec_loop(KitEmu *emu) {
       continue;
     }
     running = blk;
-    bool was_jit = blk->jit != NULL;
+    bool compiled = false;
     emu->in_guest = 1;
-    uint64_t next = kit_tier_run(emu, blk);
+    uint64_t next = kit_tier_run(emu, blk, &compiled);
     emu->arch->set_pc(emu->cpu, next);
     emu->in_guest = 0;
     running = NULL;
     const KitDecodedInsn *last = &blk->insns[blk->ninsns - 1];
-    if (!was_jit && (last->flags & KIT_DECODE_BRANCH)) { /* for traces */
+    if (!compiled && (last->flags & KIT_DECODE_BRANCH)) { /* for traces */
       if (next == last->target) blk->taken++;
       else blk->fall++;
     }
     emu->stats.blocks_executed++;
-    if (was_jit || (blk->jit && emu->opt.tier == KIT_EMU_TIER_JIT)) emu->stats.jit_entries++;
+    if (compiled) emu->stats.jit_entries++;
     else emu->stats.tier0_runs++;
   }
   return emu->exit_status;
@@ -867,11 +879,13 @@ void kit_emu_print_stats(KitEmu *emu) {
           "kit-emu stats: %llu blocks translated, %llu jitted in %llu batches (%llu failed), %llu at tier 2, %llu "
           "invalidations\n"
           "kit-emu stats: %llu blocks compiled by the baseline compiler (%llu left to LLVM) in %.3f s CPU\n"
-          "kit-emu stats: %llu tier-0 block runs, %llu dispatcher entries into compiled code (chaining %s)\n"
+          "kit-emu stats: %llu tier-0 block runs (of %llu blocks lifted for it), %llu dispatcher entries into compiled "
+          "code (chaining %s)\n"
           "kit-emu stats: %.3f s CPU lifting and compiling for LLVM\n",
           (unsigned long long)s.blocks_translated, (unsigned long long)s.blocks_jitted,
           (unsigned long long)s.jit_batches, (unsigned long long)s.jit_failures, (unsigned long long)s.blocks_tier2,
           (unsigned long long)s.invalidations, (unsigned long long)s.blocks_baseline,
-          (unsigned long long)s.baseline_declined, (double)s.baseline_ns / 1e9, (unsigned long long)s.tier0_runs, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
+          (unsigned long long)s.baseline_declined, (double)s.baseline_ns / 1e9, (unsigned long long)s.tier0_runs,
+          (unsigned long long)s.tier0_lifts, (unsigned long long)s.jit_entries, kit_emu_chaining(emu) ? "on" : "off",
           (double)s.jit_compile_ns / 1e9);
 }

@@ -148,10 +148,13 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, const char *name,
                                   FILE *err);
 bool kit_emu_chaining(const KitEmu *emu);
+struct KitEmuBlock;
+/* blk's tier-0 translation (blk->m, blk->f) unless it has one; false when
+ * the block cannot be lifted */
+bool kit_emu_block_lift(KitEmu *emu, struct KitEmuBlock *blk);
 /* The instructions to compile for the block at b (a KitEmuBlock): the block,
  * then the blocks its conditional branches led to in tier 0 at least
  * TRACE_BIAS of the time (exec.c, "Traces"); malloc'd, *n set. */
-struct KitEmuBlock;
 KitDecodedInsn *kit_emu_trace(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 KitDecodedInsn *kit_emu_region(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 /* the LLVM code for pc from the jump cache, or the exit stub (an indirect exit's chain) */

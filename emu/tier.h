@@ -10,7 +10,7 @@ KitEmuTierState *kit_tier_new(KitEmu *emu);
 void kit_tier_free(KitEmuTierState *t);
 /* Runs one block; returns the next guest pc, or sets emu->exited with an
  * internal-error status when an executor fails. */
-uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b);
+uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b, bool *compiled);
 /* Installs finished LLVM batches (dispatcher boundary only). */
 void kit_tier_poll(KitEmu *emu);
 /* A host fault left the interpreter of this block mid-call: drop it. */

@@ -142,6 +142,7 @@ typedef struct KitEmuStats {
   uint64_t blocks_baseline;   /* blocks the baseline compiler (cg/x64) compiled */
   uint64_t baseline_declined; /* blocks it left to LLVM (outside its subset: floats, i128, ...) */
   uint64_t baseline_ns;       /* CPU time spent lifting and compiling them */
+  uint64_t tier0_lifts;       /* blocks lifted for the interpreter (lazily: only those it runs) */
 } KitEmuStats;
 void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
 
