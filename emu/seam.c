@@ -121,6 +121,8 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
    * register allocator keep values in registers across accesses */
   KitCgVal in = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
   KitCgVal off = kit_cg_select(b, in, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size + SEAM_CLAMP));
+  /* the baseline compiler makes it a jump to an out-of-line clamp */
+  b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
   KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
                               kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
   return kit_cg_ptradd(b, base, off);

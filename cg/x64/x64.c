@@ -81,6 +81,14 @@ typedef struct Fix {
   uint32_t blk; /* block it jumps to */
 } Fix;
 
+/* the rare side of a likely select, out of line after the function: dst
+ * gets the constant imm (src < 0) or register src, then jumps back */
+typedef struct Cold {
+  uint32_t at, back; /* the jcc's rel32; where to go on */
+  int8_t dst, src;
+  uint64_t imm;
+} Cold;
+
 typedef struct E {
   KitX64 *x;
   const KitCgModule *m;
@@ -111,6 +119,8 @@ typedef struct E {
   uint32_t nfix, fixcap;
   uint32_t *framefix; /* offsets of the imm32 of sub/add rsp */
   uint32_t nframefix, framefixcap;
+  Cold *cold;
+  uint32_t ncold, coldcap;
   /* where the emitter is: for next-use distances */
   uint32_t cur_blk, cur_inst;
   /* an icmp whose result is in the flags: the value and its condition code */
@@ -808,6 +818,19 @@ static void select_(E *e, const KitCgInst *in, KitCgType t) {
     return;
   }
   int cc = condition(e, c);
+  if ((in->flags & KIT_CG_F_LIKELY) && e->canon[a] != e->canon[b]) { /* a, and b out of line */
+    Val *bx = &e->v[e->canon[b]];
+    int ra = get(e, a), rb = bx->isconst ? -1 : get(e, b);
+    int dst = result_from(e, a, ra);
+    mov_rr(e, 64, dst, ra);
+    uint32_t at = jcc(e, cc ^ 1);
+    if (room(e, (void **)&e->cold, e->ncold, &e->coldcap, sizeof *e->cold))
+      e->cold[e->ncold++] = (Cold){at, (uint32_t)e->n, (int8_t)dst, (int8_t)rb, bx->imm};
+    use(e, a);
+    use(e, b);
+    define(e, in->id, dst);
+    return;
+  }
   int ra = get(e, a), rb = get(e, b), dst;
   if (e->canon[a] == e->canon[b]) {
     dst = result_from(e, a, ra);
@@ -1525,6 +1548,16 @@ static void emit_function(E *e) {
       }
     }
   }
+  for (uint32_t i = 0; i < e->ncold && !e->oom; i++) {
+    const Cold *k = &e->cold[i];
+    int32_t rel = (int32_t)e->n - (int32_t)(k->at + 4);
+    memcpy(e->code + k->at, &rel, 4);
+    if (k->src < 0) mov_ri(e, k->dst, k->imm);
+    else mov_rr(e, 64, k->dst, k->src);
+    uint32_t j = jmp(e);
+    rel = (int32_t)k->back - (int32_t)(j + 4);
+    memcpy(e->code + j, &rel, 4);
+  }
   for (uint32_t i = 0; i < e->nfix; i++) {
     int32_t rel = (int32_t)e->blkoff[e->fix[i].blk] - (int32_t)(e->fix[i].at + 4);
     memcpy(e->code + e->fix[i].at, &rel, 4);
@@ -1607,6 +1640,7 @@ static void e_free(E *e) {
   free(e->fused);
   free(e->region);
   free(e->fix);
+  free(e->cold);
   free(e->framefix);
 }
 

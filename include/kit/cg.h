@@ -109,7 +109,7 @@ enum {
   KIT_CG_F_TAIL = 1 << 7,       /* call must be a tail call (emulator chaining) */
   KIT_CG_F_NOMERGE = 1 << 8,    /* keep distinct (sanitizer report calls) */
   KIT_CG_F_COLD = 1 << 9,       /* CONDBR: blks[0] is unlikely; CALL: cold callee */
-  KIT_CG_F_LIKELY = 1 << 10,    /* CONDBR: blks[0] is likely */
+  KIT_CG_F_LIKELY = 1 << 10,    /* CONDBR: blks[0] is likely; SELECT: the condition nearly always holds */
   KIT_CG_F_NOINSTR = 1 << 11,   /* emitted by a pass: do not instrument again */
   KIT_CG_F_FAULT_PC = 1 << 12,  /* STORE of a constant that only a host fault handler reads (the emulator's
                                    guest pc before an access): an executor that can give the handler the

@@ -665,7 +665,11 @@ static KitCgVal from64(Gen *g, KitCgVal v, KitCgType t) {
  * hides select bugs to find others) */
 static bool avoid_select;
 static KitCgVal gsel(Gen *g, KitCgVal c, KitCgVal x, KitCgVal y) {
-  if (!avoid_select) return kit_cg_select(&g->b, c, x, y);
+  if (!avoid_select) {
+    KitCgVal r = kit_cg_select(&g->b, c, x, y);
+    if (rp(&g->r, 25)) last_inst(g)->flags |= KIT_CG_F_LIKELY; /* the false operand out of line */
+    return r;
+  }
   KitCgType t = vt(g, x);
   KitCgType it = t == T_PTR ? T_I64 : t;
   if (t == T_PTR) {
