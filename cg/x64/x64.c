@@ -10,8 +10,9 @@
  * registers run out (the one whose next use is furthest goes), and a value
  * used outside its defining block is written to its slot when defined, so a
  * block starts with empty registers, unless its only way in is a br from the
- * block emitted just before it. Without calls, the first parameter (the
- * emulator's CPU) keeps rdi throughout. Constants get no
+ * block emitted just before it. The first parameter (the emulator's CPU)
+ * keeps one register throughout: rdi without calls, else rbx (pushed on
+ * entry, popped on the way out). Constants get no
  * register until used and none of their own: equal constants share one, and
  * a constant address reuses a nearby constant's register as a displacement.
  * An icmp that only feeds the next select or condbr leaves its result in the
@@ -103,7 +104,8 @@ typedef struct E {
   uint64_t kconst[16]; /* a constant a register still holds (kvalid), used or not */
   unsigned kvalid;
   unsigned pinned;     /* registers the current instruction holds */
-  unsigned reserved;   /* registers no value may take: rdi when it keeps the first parameter */
+  unsigned reserved;   /* registers no value may take: the first parameter's home */
+  int home;            /* where the first parameter lives throughout: rdi, rbx (saved) with calls, or -1 */
   int32_t *order;      /* blocks in emission order (the reachable ones) */
   uint32_t norder;
   int32_t *fused;      /* the block emitted right after, continuing its registers, or -1 */
@@ -1007,6 +1009,12 @@ static void frame_adjust(E *e, int alu) { /* add/sub rsp, F: F is patched in at 
   b4(e, 0);
 }
 
+/* the frame and the saved rbx go (a return or a tail call follows) */
+static void leave(E *e) {
+  if (e->frame) frame_adjust(e, ALU_ADD);
+  if (e->home == RBX) b1(e, 0x5b); /* pop rbx */
+}
+
 static void call(E *e, const KitCgInst *in, void *target) {
   bool tail = in->flags & KIT_CG_F_TAIL, indirect = in->op == KIT_CG_OP_CALLI;
   uint32_t first = indirect ? 1 : 0, n = in->nargs - first;
@@ -1073,7 +1081,7 @@ static void call(E *e, const KitCgInst *in, void *target) {
   for (uint32_t k = 0; k < in->nargs; k++) use(e, in->args[k]);
   forget_regs(e);
   if (tail) {
-    if (e->frame) frame_adjust(e, ALU_ADD);
+    leave(e);
     if (!ld) {
       b1(e, 0x41), b1(e, 0xff), b1(e, 0xe3); /* jmp r11 */
       return;
@@ -1103,7 +1111,7 @@ static void call(E *e, const KitCgInst *in, void *target) {
 static void ret_(E *e, const KitCgInst *in) {
   if (in->nargs) load_into(e, RAX, in->args[0]);
   if (in->nargs) use(e, in->args[0]);
-  if (e->frame) frame_adjust(e, ALU_ADD);
+  leave(e);
   b1(e, 0xc3);
 }
 
@@ -1457,6 +1465,7 @@ out:
 
 static void emit_function(E *e) {
   const KitCgFunc *f = e->f;
+  if (e->home == RBX) b1(e, 0x53); /* push rbx */
   if (e->frame) frame_adjust(e, ALU_SUB);
   for (uint32_t k = 0; k < e->norder && !e->why && !e->oom; k++) {
     uint32_t bi = (uint32_t)e->order[k];
@@ -1466,7 +1475,7 @@ static void emit_function(E *e) {
     if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */
       forget_regs(e);
       e->flags_val = 0;
-      if (e->reserved && e->v[1].uses) bind(e, 1, RDI);
+      if (e->home >= 0 && e->v[1].uses) bind(e, 1, e->home);
     }
     if (bi == 0)
       for (uint32_t p = 1; p <= f->nparams; p++) {
@@ -1476,7 +1485,8 @@ static void emit_function(E *e) {
         if (w == 32) mov_rr(e, 32, argreg[p - 1], argreg[p - 1]);
         else if (w == 8 || w == 16) movzx(e, argreg[p - 1], w, R(argreg[p - 1]));
         else if (w == 1) alu_ri(e, ALU_AND, 32, R(argreg[p - 1]), 1);
-        bind(e, p, argreg[p - 1]);
+        if (p == 1 && e->home == RBX) mov_rr(e, 64, RBX, RDI);
+        bind(e, p, p == 1 && e->home >= 0 ? e->home : argreg[p - 1]);
         if (e->v[p].global) {
           store(e, 64, slot_op(e, &e->v[p]), argreg[p - 1]);
           e->v[p].in_slot = true;
@@ -1562,8 +1572,8 @@ static void emit_function(E *e) {
     int32_t rel = (int32_t)e->blkoff[e->fix[i].blk] - (int32_t)(e->fix[i].at + 4);
     memcpy(e->code + e->fix[i].at, &rel, 4);
   }
-  uint32_t fs = 8 * e->nslots;
-  if (fs % 16 != 8) fs += 8;
+  uint32_t fs = 8 * e->nslots; /* rsp 16-byte aligned at calls: the return address and rbx are pushed */
+  if (fs % 16 != (e->home == RBX ? 0u : 8u)) fs += 8;
   for (uint32_t i = 0; i < e->nframefix; i++) memcpy(e->code + e->framefix[i], &fs, 4);
 }
 
@@ -1658,9 +1668,11 @@ void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const
     }
   void *out = NULL;
   for (int attempt = 0; attempt < 2 && !out; attempt++) {
-    /* without calls, the first parameter (the emulator's CPU) stays in rdi */
+    /* the first parameter (the emulator's CPU) stays in rdi without calls,
+     * in rbx (saved, restored on the way out) with them */
+    int home = f->nparams < 1 ? -1 : has_calls ? RBX : RDI;
     E e = {.x = x, .m = m, .f = f, .frame = has_calls || attempt == 1,
-           .reserved = !has_calls && f->nparams >= 1 ? 1u << RDI : 0};
+           .reserved = home >= 0 ? 1u << home : 0, .home = home};
     if (!prepare(&e)) {
       e.why = "out of memory";
     } else {
