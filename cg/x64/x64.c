@@ -82,6 +82,13 @@ typedef struct Fix {
   uint32_t blk; /* block it jumps to */
 } Fix;
 
+/* the registers at a branch: what they hold, which constants they keep */
+typedef struct Snap {
+  KitCgVal regval[16];
+  uint64_t kconst[16];
+  unsigned kvalid;
+} Snap;
+
 /* the rare side of a likely select, out of line after the function: dst
  * gets the constant imm (src < 0) or register src, then jumps back */
 typedef struct Cold {
@@ -123,6 +130,14 @@ typedef struct E {
   uint32_t nframefix, framefixcap;
   Cold *cold;
   uint32_t ncold, coldcap;
+  /* cold paths (prepare(), "cold paths"): per block, the block whose cold
+   * branch it hangs off (-1: none); per such block, its continuation, the
+   * registers at its branch, and its last cold block */
+  int32_t *cold_of, *cont_of, *cold_last;
+  Snap *snap;
+  bool *cold_started;
+  KitCgVal *flipped; /* values a cold path stored to their slots */
+  uint32_t nflipped;
   /* where the emitter is: for next-use distances */
   uint32_t cur_blk, cur_inst;
   /* an icmp whose result is in the flags: the value and its condition code */
@@ -1275,12 +1290,83 @@ static void lazy_truncs(E *e) {
   free(st);
 }
 
+/* Cold paths: a block A ending in a condbr flagged cold to X whose blocks
+ * (X and what it reaches before the other successor C) are entered only
+ * from A and among themselves, and leave only to C (or end): C continues
+ * A's registers, and the cold blocks go after the function's other blocks.
+ * The first of them starts with A's registers at the branch (their values
+ * go to their slots there), the others with none, and they return to C
+ * through a stub that puts A's registers back. What ASan's checks are
+ * made of: values used across a check stay in registers on the way that
+ * runs. */
+static void cold_paths(E *e, const uint32_t *preds) {
+  const KitCgFunc *f = e->f;
+  for (uint32_t b = 0; b < f->nblocks; b++) e->cold_of[b] = e->cont_of[b] = e->cold_last[b] = -1;
+  for (uint32_t a = 0; a < f->nblocks; a++) {
+    const KitCgInst *t = branch_of(&f->blocks[a]);
+    if (!t || t->op != KIT_CG_OP_CONDBR || !(t->flags & KIT_CG_F_COLD) || e->cold_of[a] >= 0) continue;
+    uint32_t x = t->blks[0], c = t->blks[1];
+    if (x == c || !x || !c || x == a || c == a || preds[x] != 1 || e->cold_of[x] >= 0 || e->cold_of[c] >= 0 ||
+        e->cont_of[a] >= 0)
+      continue;
+    uint32_t set[8], n = 0, into_c = 1; /* A's edge */
+    bool ok = true;
+    set[n++] = x;
+    for (uint32_t i = 0; i < n && ok; i++) {
+      const KitCgInst *bt = branch_of(&f->blocks[set[i]]);
+      if (!bt) { /* ret, unreachable: ends there */
+        const KitCgBlock *bl = &f->blocks[set[i]];
+        ok = bl->ninsts && (bl->insts[bl->ninsts - 1].op == KIT_CG_OP_UNREACHABLE ||
+                            bl->insts[bl->ninsts - 1].op == KIT_CG_OP_TRAP);
+        continue;
+      }
+      for (uint32_t k = 0; k < bt->nblks && ok; k++) {
+        uint32_t s2 = bt->blks[k];
+        if (s2 == c) {
+          into_c++;
+          continue;
+        }
+        bool in = false;
+        for (uint32_t j = 0; j < n; j++) in |= set[j] == s2;
+        if (in) continue;
+        ok = n < 8 && s2 != a && s2 != 0 && e->cold_of[s2] < 0 && e->cont_of[s2] < 0;
+        if (ok) set[n++] = s2;
+      }
+    }
+    /* entered only from A and the set itself: count the set's edges */
+    for (uint32_t i = 0; i < n && ok; i++) {
+      uint32_t in = set[i] == x ? 1 : 0;
+      for (uint32_t j = 0; j < n; j++) {
+        const KitCgInst *bt = branch_of(&f->blocks[set[j]]);
+        for (uint32_t k = 0; bt && k < bt->nblks; k++) in += bt->blks[k] == set[i];
+      }
+      ok = in == preds[set[i]];
+    }
+    if (!ok || into_c != preds[c]) continue;
+    for (uint32_t i = 0; i < n; i++) e->cold_of[set[i]] = (int32_t)a;
+    e->cont_of[a] = (int32_t)c;
+  }
+  /* a continuation that a later path took in as cold: not a cold path then */
+  for (uint32_t a = 0; a < f->nblocks; a++) {
+    if (e->cont_of[a] < 0 || e->cold_of[e->cont_of[a]] < 0) continue;
+    for (uint32_t b = 0; b < f->nblocks; b++)
+      if (e->cold_of[b] == (int32_t)a) e->cold_of[b] = -1;
+    e->cont_of[a] = -1;
+  }
+}
+
 static bool prepare(E *e) {
   const KitCgFunc *f = e->f;
   uint32_t nv = f->nvals;
   e->v = calloc(nv + 1, sizeof *e->v);
   e->canon = calloc(nv + 1, sizeof *e->canon);
-  e->blkoff = calloc(f->nblocks + 1, sizeof *e->blkoff);
+  e->blkoff = calloc(2 * f->nblocks + 2, sizeof *e->blkoff); /* blocks, then cold paths' returns */
+  e->cold_of = calloc(f->nblocks + 1, sizeof *e->cold_of);
+  e->cont_of = calloc(f->nblocks + 1, sizeof *e->cont_of);
+  e->cold_last = calloc(f->nblocks + 1, sizeof *e->cold_last);
+  e->snap = calloc(f->nblocks + 1, sizeof *e->snap);
+  e->cold_started = calloc(f->nblocks + 1, sizeof *e->cold_started);
+  e->flipped = calloc(nv + 1, sizeof *e->flipped);
   e->order = calloc(f->nblocks + 1, sizeof *e->order);
   e->fused = calloc(f->nblocks + 1, sizeof *e->fused);
   e->region = calloc(f->nblocks + 1, sizeof *e->region);
@@ -1293,7 +1379,8 @@ static bool prepare(E *e) {
   while (hcap < nv * 2) hcap *= 2;
   KitCgVal *h = calloc(hcap, sizeof *h);
   bool ok = e->v && e->canon && e->blkoff && e->order && e->fused && e->region && user && preds && rpo && stack &&
-            placed && seen && h;
+            placed && seen && h && e->cold_of && e->cont_of && e->cold_last && e->snap && e->cold_started &&
+            e->flipped;
   if (!ok) goto out;
   /* emission order: a block that ends in br to a block with no other
    * predecessor is followed by it, which continues its registers */
@@ -1332,22 +1419,48 @@ static bool prepare(E *e) {
     }
     memmove(rpo, rpo + (f->nblocks - nrpo), nrpo * sizeof *rpo);
   }
+  cold_paths(e, preds);
   uint32_t no = 0;
   for (uint32_t ri = 0; ri < nrpo; ri++) {
     uint32_t bi = rpo[ri];
-    if (placed[bi]) continue;
+    if (placed[bi] || e->cold_of[bi] >= 0) continue;
     uint32_t b = bi;
     placed[b] = true;
     e->order[no++] = (int32_t)b;
     e->region[b] = bi;
     for (;;) {
       const KitCgInst *t = branch_of(&f->blocks[b]);
-      if (!t || t->op != KIT_CG_OP_BR || preds[t->blks[0]] != 1 || placed[t->blks[0]]) break;
-      e->fused[b] = (int32_t)t->blks[0];
-      b = t->blks[0];
+      int32_t nx = e->cont_of[b] >= 0 && !placed[e->cont_of[b]] ? e->cont_of[b] : -1;
+      if (nx < 0 && t && t->op == KIT_CG_OP_BR && preds[t->blks[0]] == 1 && !placed[t->blks[0]] &&
+          e->cold_of[t->blks[0]] < 0)
+        nx = (int32_t)t->blks[0];
+      /* the likely side of a branch, when only the branch leads there (the
+       * other side starts with no registers) */
+      int li = !t || t->op != KIT_CG_OP_CONDBR || t->blks[0] == t->blks[1] ? -1
+               : t->flags & KIT_CG_F_LIKELY                              ? 0
+               : t->flags & KIT_CG_F_COLD                                ? 1
+                                                                          : -1;
+      if (nx < 0 && li >= 0 && preds[t->blks[li]] == 1 && !placed[t->blks[li]] && e->cold_of[t->blks[li]] < 0)
+        nx = (int32_t)t->blks[li];
+      if (nx < 0) break;
+      e->fused[b] = nx;
+      b = (uint32_t)nx;
       placed[b] = true;
       e->order[no++] = (int32_t)b;
       e->region[b] = bi;
+    }
+  }
+  /* cold paths last, each in one piece, in their branch's register region */
+  for (uint32_t k = 0, nhot = no; k < nhot; k++) {
+    int32_t a = e->order[k];
+    if (e->cont_of[a] < 0) continue;
+    for (uint32_t ri = 0; ri < nrpo; ri++) {
+      uint32_t bi = rpo[ri];
+      if (e->cold_of[bi] != a || placed[bi]) continue;
+      placed[bi] = true;
+      e->order[no++] = (int32_t)bi;
+      e->region[bi] = e->region[a];
+      e->cold_last[a] = (int32_t)bi;
     }
   }
   e->norder = no;
@@ -1383,6 +1496,10 @@ static bool prepare(E *e) {
         e->v[a].uses++;
         user[a] = in;
         if (!e->v[a].isconst && a > f->nparams && e->region[e->v[a].defblk] != e->region[bi]) e->v[a].global = true;
+        /* from one cold block to another: the second starts with no registers */
+        if (!e->v[a].isconst && a > f->nparams && e->cold_of[bi] >= 0 && e->cold_of[e->v[a].defblk] >= 0 &&
+            e->v[a].defblk != bi)
+          e->v[a].global = true;
         if (a <= f->nparams && e->region[bi] != e->region[0] && !(a == 1 && e->reserved)) e->v[a].global = true;
       }
     }
@@ -1463,6 +1580,59 @@ out:
   return ok;
 }
 
+/* where a branch from the current block to blk goes: a cold path's way
+ * back to its continuation is its return stub (block id nblocks + 1 + A) */
+static uint32_t target(E *e, uint32_t blk) {
+  int32_t a = e->cold_of[e->cur_blk];
+  return a >= 0 && (int32_t)blk == e->cont_of[a] ? e->f->nblocks + 1 + (uint32_t)a : blk;
+}
+
+/* a cold block begins: the first of its path with the registers of its
+ * branch, whose values go to their slots (the return stub reloads them),
+ * the others with none */
+static void cold_start(E *e, uint32_t bi) {
+  uint32_t a = (uint32_t)e->cold_of[bi];
+  forget_regs(e);
+  e->flags_val = 0;
+  if (e->cold_started[a]) {
+    if (e->home >= 0) bind(e, 1, e->home);
+    return;
+  }
+  e->cold_started[a] = true;
+  const Snap *sn = &e->snap[a];
+  memcpy(e->kconst, sn->kconst, sizeof e->kconst);
+  e->kvalid = sn->kvalid;
+  for (int r = 0; r < 16; r++) {
+    KitCgVal v = sn->regval[r];
+    if (!v) continue;
+    e->regval[r] = v;
+    e->v[v].reg = (int8_t)r;
+    if (e->v[v].isconst || r == e->home) continue;
+    /* stored even when its slot has it by now: that may be a store the
+     * hot path makes only after the branch */
+    store(e, 64, slot_op(e, &e->v[v]), r);
+    if (!e->v[v].in_slot) e->flipped[e->nflipped++] = v;
+    e->v[v].in_slot = true;
+  }
+}
+
+/* after a cold path's last block: its return stub puts the branch's
+ * registers back and jumps to the continuation */
+static void cold_return(E *e, uint32_t a) {
+  const Snap *sn = &e->snap[a];
+  e->blkoff[e->f->nblocks + 1 + a] = (uint32_t)e->n;
+  for (int r = 0; r < 16; r++) {
+    KitCgVal v = sn->regval[r];
+    if (!v && (sn->kvalid & 1u << r)) mov_ri(e, r, sn->kconst[r]);
+    else if (v && e->v[v].isconst) mov_ri(e, r, e->v[v].imm);
+    else if (v && r != e->home) ins(e, 64, 0x8b, 1, r, slot_op(e, &e->v[v]));
+  }
+  branch_to(e, (uint32_t)e->cont_of[a], -1);
+  for (uint32_t i = 0; i < e->nflipped; i++) e->v[e->flipped[i]].in_slot = false;
+  e->nflipped = 0;
+  forget_regs(e);
+}
+
 static void emit_function(E *e) {
   const KitCgFunc *f = e->f;
   if (e->home == RBX) b1(e, 0x53); /* push rbx */
@@ -1472,7 +1642,9 @@ static void emit_function(E *e) {
     int32_t next = k + 1 < e->norder ? e->order[k + 1] : -1;
     const KitCgBlock *bl = &f->blocks[bi];
     e->blkoff[bi] = (uint32_t)e->n;
-    if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */
+    if (e->cold_of[bi] >= 0) {
+      cold_start(e, bi);
+    } else if (!k || e->fused[e->order[k - 1]] != (int32_t)bi) { /* registers start empty */
       forget_regs(e);
       e->flags_val = 0;
       if (e->home >= 0 && e->v[1].uses) bind(e, 1, e->home);
@@ -1533,22 +1705,28 @@ static void emit_function(E *e) {
       }
       case KIT_CG_OP_RET: ret_(e, in); break;
       case KIT_CG_OP_BR:
-        if ((int32_t)in->blks[0] != next) branch_to(e, in->blks[0], -1);
+        if ((int32_t)target(e, in->blks[0]) != next) branch_to(e, target(e, in->blks[0]), -1);
         break;
       case KIT_CG_OP_CONDBR: {
-        KitCgBlkId tb = in->blks[0], fb = in->blks[1];
+        uint32_t tb = target(e, in->blks[0]), fb = target(e, in->blks[1]);
         Val *c = &e->v[e->canon[in->args[0]]];
         if (c->isconst) {
-          KitCgBlkId to = c->imm & 1 ? tb : fb;
+          uint32_t to = c->imm & 1 ? tb : fb;
           use(e, in->args[0]);
           if ((int32_t)to != next) branch_to(e, to, -1);
-          break;
+        } else {
+          int cc = condition(e, in->args[0]);
+          if ((int32_t)tb == next) branch_to(e, fb, cc ^ 1);
+          else {
+            branch_to(e, tb, cc);
+            if ((int32_t)fb != next) branch_to(e, fb, -1);
+          }
         }
-        int cc = condition(e, in->args[0]);
-        if ((int32_t)tb == next) branch_to(e, fb, cc ^ 1);
-        else {
-          branch_to(e, tb, cc);
-          if ((int32_t)fb != next) branch_to(e, fb, -1);
+        if (e->cont_of[bi] >= 0) { /* the registers its cold path starts from */
+          Snap *sn = &e->snap[bi];
+          memcpy(sn->regval, e->regval, sizeof sn->regval);
+          memcpy(sn->kconst, e->kconst, sizeof sn->kconst);
+          sn->kvalid = e->kvalid;
         }
         break;
       }
@@ -1557,6 +1735,7 @@ static void emit_function(E *e) {
       default: e->why = kit_cg_op_info[in->op].name; break;
       }
     }
+    if (e->cold_of[bi] >= 0 && e->cold_last[e->cold_of[bi]] == (int32_t)bi) cold_return(e, (uint32_t)e->cold_of[bi]);
   }
   for (uint32_t i = 0; i < e->ncold && !e->oom; i++) {
     const Cold *k = &e->cold[i];
@@ -1651,6 +1830,12 @@ static void e_free(E *e) {
   free(e->region);
   free(e->fix);
   free(e->cold);
+  free(e->cold_of);
+  free(e->cont_of);
+  free(e->cold_last);
+  free(e->snap);
+  free(e->cold_started);
+  free(e->flipped);
   free(e->framefix);
 }
 
