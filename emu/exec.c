@@ -369,16 +369,8 @@ static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, ui
   return true;
 }
 
-/* the instruction of b's current block that defines v, or NULL */
-static const KitCgInst *def_here(KitCgBuilder *b, KitCgVal v) {
-  const KitCgBlock *bl = &b->f->blocks[b->blk];
-  for (uint32_t i = bl->ninsts; i--;)
-    if (bl->insts[i].id == v) return &bl->insts[i];
-  return NULL;
-}
-
 static bool is_const(KitCgBuilder *b, KitCgVal v, uint64_t k) {
-  const KitCgInst *d = def_here(b, v);
+  const KitCgInst *d = kit_emu_def_here(b, v);
   return d && d->op == KIT_CG_OP_CONST && d->imm == k;
 }
 
@@ -386,10 +378,10 @@ static bool is_const(KitCgBuilder *b, KitCgVal v, uint64_t k) {
  * fall-through), compared again here so that the compare feeds the branch
  * directly (the block's stores came between); else next == target */
 static KitCgVal taken_cond(KitCgBuilder *b, KitCgVal next, const KitDecodedInsn *last) {
-  const KitCgInst *sel = def_here(b, next);
+  const KitCgInst *sel = kit_emu_def_here(b, next);
   if (sel && sel->op == KIT_CG_OP_SELECT && is_const(b, sel->args[1], last->target) &&
       is_const(b, sel->args[2], last->pc + last->len)) {
-    const KitCgInst *c = def_here(b, sel->args[0]);
+    const KitCgInst *c = kit_emu_def_here(b, sel->args[0]);
     if (c && c->op == KIT_CG_OP_ICMP) return kit_cg_cmp(b, (KitCgPred)c->pred, c->args[0], c->args[1]);
     return sel->args[0];
   }

@@ -6,6 +6,7 @@
  * seam stores), the replaced libc functions, the shadow call stack kept from
  * call/return edges, and at the end the SEGV report or the leak check. */
 #include "san.h"
+#include "seam.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -248,19 +249,12 @@ static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
 }
 
 /* guest address = host pointer - guest_base */
-/* the instruction of b's current block that defines v, or NULL */
-static const KitCgInst *def_here(KitCgBuilder *b, KitCgVal v) {
-  const KitCgBlock *bl = &b->f->blocks[b->blk];
-  for (uint32_t i = bl->ninsts; i--;)
-    if (bl->insts[i].id == v) return &bl->insts[i];
-  return NULL;
-}
-
 static KitCgVal guest_addr(void *user, KitCgBuilder *b, KitCgVal ptr) {
   KitEmu *emu = user;
   /* the seam's window base + (clamped) guest address: that address */
-  const KitCgInst *pa = def_here(b, ptr), *base = pa && pa->op == KIT_CG_OP_PTRADD ? def_here(b, pa->args[0]) : NULL;
-  const KitCgInst *k = base && base->op == KIT_CG_OP_INTTOPTR ? def_here(b, base->args[0]) : NULL;
+  const KitCgInst *pa = kit_emu_def_here(b, ptr);
+  const KitCgInst *base = pa && pa->op == KIT_CG_OP_PTRADD ? kit_emu_def_here(b, pa->args[0]) : NULL;
+  const KitCgInst *k = base && base->op == KIT_CG_OP_INTTOPTR ? kit_emu_def_here(b, base->args[0]) : NULL;
   if (k && k->op == KIT_CG_OP_CONST && k->imm == (uint64_t)(uintptr_t)emu->as.base) return pa->args[1];
   KitCgVal hp = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, ptr);
   return kit_cg_binop(b, KIT_CG_OP_SUB, hp, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));

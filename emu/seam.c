@@ -17,6 +17,13 @@
 /* the widest guest access (rv64: 8 bytes; 16 for room) stays in the guard */
 _Static_assert(SEAM_CLAMP + 16 <= KIT_EMU_GUARD, "the guard holds a clamped access");
 
+const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v) {
+  const KitCgBlock *bl = &b->f->blocks[b->blk];
+  for (uint32_t i = bl->ninsts; i--;)
+    if (bl->insts[i].id == v) return &bl->insts[i];
+  return NULL;
+}
+
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n) {
   KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);

@@ -31,6 +31,11 @@ void kit_emu_seam_init(KitEmuSeam *s, KitEmu *emu, KitCgVal cpu);
 /* after the block's epilogue: the shared fault exit, if any access has one */
 void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b);
 
+/* the instruction of b's current block that defines v, or NULL (what the
+ * emulator's lifted code is made of, read back: the seam's address, a
+ * branch's select) */
+const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v);
+
 /* a call of the helper NAME (declared in b's module on first use) */
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n);
