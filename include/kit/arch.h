@@ -104,7 +104,7 @@ typedef struct KitArch {
   /* Lift n decoded instructions (a block ending in a terminator or at the
    * block limit) into the current block of b. The block function has the CG
    * signature `i64 (ptr cpu)`: it returns the next guest pc and has already
-   * stored it into the CPU state's pc field. On exit the lifter leaves the
+   * stored it into the CPU state's pc field (unless env->pc_at_exits). On exit the lifter leaves the
    * builder positioned at a block that has no terminator yet, with the next pc
    * value in *next_pc, so the emulator can append its epilogue (tool shims,
    * chaining) and the RET. Returns 0, or -1 if something cannot be lifted. */
