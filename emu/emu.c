@@ -126,7 +126,6 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
   KitEmuToolHooks old = emu->hooks;
   if (hooks) emu->hooks = *hooks;
   else memset(&emu->hooks, 0, sizeof emu->hooks);
-  emu->have_hooks = hooks != NULL;
   const KitEmuToolHooks *h = &emu->hooks;
   uint32_t kinds = h->branch_kinds ? h->branch_kinds : ~0u;
   emu->watch_flow = h->on_block_entry || h->on_insn_retire || h->on_mem_access || h->on_block_fault ||

@@ -93,9 +93,6 @@ static KitEmuEdgeKind edge_kind(uint32_t flags) {
   return KIT_EMU_EDGE_OTHER;
 }
 
-/* may the block go on at the target of this direct jump (a superblock)?
- * Not when a tool sees blocks or edges (entries, branches, coverage), nor
- * back into the block itself (pcs stay unique: kit_emu_fault_retired) */
 /* does a tool want on_branch for an edge of this kind? */
 static bool wants_edge(const KitEmu *emu, KitEmuEdgeKind k) {
   return emu->hooks.on_branch && (!emu->hooks.branch_kinds || (emu->hooks.branch_kinds & 1u << k));
@@ -106,6 +103,9 @@ static bool block_start(const KitEmu *emu, uint64_t pc) {
   return emu->is_start && emu->is_start(emu->is_start_user, pc);
 }
 
+/* may the block go on at the target of this direct jump (a superblock)?
+ * Not when a tool sees blocks or edges (entries, branches, coverage), nor
+ * back into the block itself (pcs stay unique: kit_emu_fault_retired) */
 static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
   if (emu->watch_flow || emu->opt.single_step || wants_edge(emu, edge_kind(in->flags)) ||
       block_start(emu, in->target) || block_start(emu, out[0].pc))
@@ -318,8 +318,6 @@ static void emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCg
   tail_ret(b, kit_emu_call_helper(b, "kit_emu_chain_miss", KIT_CG_I64, pt, args, 2));
 }
 
-/* a side exit of a trace (KitLiftEnv.exit): through its own slot when the
- * block chains, else back to the dispatcher */
 #define REGION_MAX_MEMBERS 8
 #define REGION_MAX_INSNS (4 * MAX_BLOCK_INSNS)
 
@@ -399,8 +397,7 @@ static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cp
     uint64_t to = last->target && (last->flags & KIT_DECODE_JUMP)  ? last->target
                   : !(last->flags & KIT_DECODE_TERMINATOR) ? last->pc + last->len
                                                             : 0;
-    if (!to) { /* no static target: the dispatcher goes on at the stored pc */
-      kit_cg_store(b, next, cpu, 8, KIT_CG_INTERNAL);
+    if (!to) { /* no static target: the dispatcher goes on at the pc returned */
       kit_cg_ret(b, next);
       return true;
     }
@@ -674,6 +671,9 @@ fail:
   return NULL;
 }
 
+/* a side exit of a trace (KitLiftEnv.exit): back into the loop when it has
+ * one there, through its own slot when the block chains, else back to the
+ * dispatcher */
 static void side_exit(KitLiftEnv *env, KitCgBuilder *b, uint64_t next) {
   Xlate *x = env->user;
   if (loop_back(x, b, next)) return;

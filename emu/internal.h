@@ -39,7 +39,6 @@ struct KitEmu {
   KitEmuOptions opt;
   FILE *log;
   KitEmuToolHooks hooks;
-  bool have_hooks;
   /* hooks that see blocks, accesses or branches other than calls and
    * returns: no superblocks, traces, regions or tier 2 under them */
   bool watch_flow;
@@ -161,8 +160,9 @@ KitDecodedInsn *kit_emu_region(KitEmu *emu, struct KitEmuBlock *b, unsigned *n);
 struct KitEmuExit;
 int64_t (*kit_emu_chain_lookup(int64_t pc))(void *, struct KitEmuExit *);
 int64_t kit_emu_chain_miss(void *cpu, int64_t pc);
-/* where unlinked exits lead: notes the slot (emu->last_exit), returns the
- * pc the block stored to the dispatcher */
+/* where unlinked exits lead: notes the slot (emu->last_exit), returns to
+ * the dispatcher the slot's target pc (an indirect exit, entered through no
+ * slot: the pc the block stored) */
 int64_t kit_emu_exit_stub(void *cpu, struct KitEmuExit *via);
 int kit_emu_exec_loop(KitEmu *emu);
 /* A load or store stopped the running block (emu->block_pc) after `retired`
