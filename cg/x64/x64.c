@@ -91,11 +91,11 @@ typedef struct Snap {
 
 /* the rare side of a likely select, out of line after the function: dst
  * gets the constant imm (src < 0) or register src, then jumps back */
-typedef struct Cold {
+typedef struct Rare {
   uint32_t at, back; /* the jcc's rel32; where to go on */
   int8_t dst, src;
   uint64_t imm;
-} Cold;
+} Rare;
 
 typedef struct E {
   KitX64 *x;
@@ -128,8 +128,8 @@ typedef struct E {
   uint32_t nfix, fixcap;
   uint32_t *framefix; /* offsets of the imm32 of sub/add rsp */
   uint32_t nframefix, framefixcap;
-  Cold *cold;
-  uint32_t ncold, coldcap;
+  Rare *rare;
+  uint32_t nrare, rarecap;
   /* cold paths (prepare(), "cold paths"): per block, the block whose cold
    * branch it hangs off (-1: none); per such block, its continuation, the
    * registers at its branch, and its last cold block */
@@ -162,18 +162,23 @@ static void put(E *e, const void *p, size_t k) {
   memcpy(e->code + e->n, p, k);
   e->n += k;
 }
-/* room for one more element in a growing array (*arr, *n used of *cap) */
-static bool room(E *e, void **arr, uint32_t n, uint32_t *cap, size_t elem) {
-  if (n < *cap) return true;
-  uint32_t c = *cap ? 2 * *cap : 16;
+/* room for `need` elements in a growing array (*arr of *cap) */
+static bool grow(void **arr, uint32_t need, uint32_t *cap, size_t elem) {
+  if (need <= *cap) return true;
+  uint32_t c = *cap ? *cap : 16;
+  while (c < need) c *= 2;
   void *p = realloc(*arr, c * elem);
-  if (!p) {
-    e->oom = true;
-    return false;
-  }
+  if (!p) return false;
   *arr = p;
   *cap = c;
   return true;
+}
+
+/* room for one more element (n used), else out of memory */
+static bool room(E *e, void **arr, uint32_t n, uint32_t *cap, size_t elem) {
+  if (grow(arr, n + 1, cap, elem)) return true;
+  e->oom = true;
+  return false;
 }
 
 static void b1(E *e, unsigned b) {
@@ -841,8 +846,8 @@ static void select_(E *e, const KitCgInst *in, KitCgType t) {
     int dst = result_from(e, a, ra);
     mov_rr(e, 64, dst, ra);
     uint32_t at = jcc(e, cc ^ 1);
-    if (room(e, (void **)&e->cold, e->ncold, &e->coldcap, sizeof *e->cold))
-      e->cold[e->ncold++] = (Cold){at, (uint32_t)e->n, (int8_t)dst, (int8_t)rb, bx->imm};
+    if (room(e, (void **)&e->rare, e->nrare, &e->rarecap, sizeof *e->rare))
+      e->rare[e->nrare++] = (Rare){at, (uint32_t)e->n, (int8_t)dst, (int8_t)rb, bx->imm};
     use(e, a);
     use(e, b);
     define(e, in->id, dst);
@@ -1236,7 +1241,6 @@ static const KitCgInst *branch_of(const KitCgBlock *bl) {
   return t && (t->op == KIT_CG_OP_BR || t->op == KIT_CG_OP_CONDBR) ? t : NULL;
 }
 
-/* use counts, constants (folded and shared), globals, dead code, folded ptradds */
 static bool is_k(E *e, KitCgVal v, uint64_t k) {
   Val *x = &e->v[e->canon[v]];
   return x->isconst && x->imm == k;
@@ -1314,7 +1318,7 @@ static void cold_paths(E *e, const uint32_t *preds) {
     set[n++] = x;
     for (uint32_t i = 0; i < n && ok; i++) {
       const KitCgInst *bt = branch_of(&f->blocks[set[i]]);
-      if (!bt) { /* ret, unreachable: ends there */
+      if (!bt) { /* unreachable or trap: ends there (a ret would leave from the cold path) */
         const KitCgBlock *bl = &f->blocks[set[i]];
         ok = bl->ninsts && (bl->insts[bl->ninsts - 1].op == KIT_CG_OP_UNREACHABLE ||
                             bl->insts[bl->ninsts - 1].op == KIT_CG_OP_TRAP);
@@ -1355,6 +1359,8 @@ static void cold_paths(E *e, const uint32_t *preds) {
   }
 }
 
+/* emission order, use counts, constants (folded and shared), globals, dead
+ * code, and the peepholes' folded values */
 static bool prepare(E *e) {
   const KitCgFunc *f = e->f;
   uint32_t nv = f->nvals;
@@ -1568,7 +1574,7 @@ static bool prepare(E *e) {
         xv->deferred = true;
     }
   }
-  if (ok) lazy_truncs(e);
+  lazy_truncs(e);
 out:
   free(user);
   free(preds);
@@ -1737,8 +1743,8 @@ static void emit_function(E *e) {
     }
     if (e->cold_of[bi] >= 0 && e->cold_last[e->cold_of[bi]] == (int32_t)bi) cold_return(e, (uint32_t)e->cold_of[bi]);
   }
-  for (uint32_t i = 0; i < e->ncold && !e->oom; i++) {
-    const Cold *k = &e->cold[i];
+  for (uint32_t i = 0; i < e->nrare && !e->oom; i++) {
+    const Rare *k = &e->rare[i];
     int32_t rel = (int32_t)e->n - (int32_t)(k->at + 4);
     memcpy(e->code + k->at, &rel, 4);
     if (k->src < 0) mov_ri(e, k->dst, k->imm);
@@ -1775,21 +1781,9 @@ static void *place(KitX64 *x, const uint8_t *code, size_t n) {
 /* the function placed at code gets its side table */
 static bool add_marks(KitX64 *x, E *e, uint8_t *code) {
   if (!e->nmarks) return true;
-  if (x->nfuncs == x->funcs_cap) {
-    uint32_t c = x->funcs_cap ? 2 * x->funcs_cap : 256;
-    FuncMarks *p = realloc(x->funcs, c * sizeof *p);
-    if (!p) return false;
-    x->funcs = p;
-    x->funcs_cap = c;
-  }
-  if (x->nmarks + e->nmarks > x->marks_cap) {
-    uint32_t c = x->marks_cap ? x->marks_cap : 1024;
-    while (c < x->nmarks + e->nmarks) c *= 2;
-    Mark *p = realloc(x->marks, c * sizeof *p);
-    if (!p) return false;
-    x->marks = p;
-    x->marks_cap = c;
-  }
+  if (!grow((void **)&x->funcs, x->nfuncs + 1, &x->funcs_cap, sizeof *x->funcs) ||
+      !grow((void **)&x->marks, x->nmarks + e->nmarks, &x->marks_cap, sizeof *x->marks))
+    return false;
   memcpy(x->marks + x->nmarks, e->marks, e->nmarks * sizeof *e->marks);
   FuncMarks fm = {(uintptr_t)code, (uintptr_t)code + e->n, x->nmarks, e->nmarks};
   x->nmarks += e->nmarks;
@@ -1829,7 +1823,7 @@ static void e_free(E *e) {
   free(e->fused);
   free(e->region);
   free(e->fix);
-  free(e->cold);
+  free(e->rare);
   free(e->cold_of);
   free(e->cont_of);
   free(e->cold_last);
