@@ -24,8 +24,20 @@ fi
 if ! apt-cache showsrc "$pkg" >/dev/null 2>&1 || [ -z "$(apt-cache showsrc "$pkg" 2>/dev/null)" ]; then
   $SUDO apt-get update -qq >&2
 fi
-mkdir -p "$dest"
-(cd "$dest" && apt-get source -qq "$pkg" >&2)
+# The newest version the lists name can be missing from the mirror (a security
+# update whose files are gone: 404); then take the other listed versions in turn.
+fetch() {
+  rm -rf "$dest" && mkdir -p "$dest"
+  (cd "$dest" && apt-get source -qq "$1" >&2)
+}
+if ! fetch "$pkg"; then
+  ok=""
+  for ver in $(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -u -r -V); do
+    echo "fetch-source.sh: retrying $pkg=$ver" >&2
+    if fetch "$pkg=$ver"; then ok=1; break; fi
+  done
+  [ -n "$ok" ] || { echo "fetch-source.sh: apt-get source $pkg failed for every listed version" >&2; exit 1; }
+fi
 # the unpacked source tree is the directory holding debian/
 dir=$(dirname "$(find "$dest" -mindepth 2 -maxdepth 2 -type d -name debian | head -n1)")
 [ -n "$dir" ] || { echo "fetch-source.sh: apt-get source $pkg produced no directory" >&2; exit 1; }
