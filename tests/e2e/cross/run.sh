@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh KITCC KIT_EMU [CASE...] — the cross-mode contract (ARCHITECTURE.md,
+# run.sh KITCC KIT_EMU [CASE...] — the cross-mode contract (docs/architecture.md,
 # "Reports are a contract across modes"): every program of cases/ is built by
 # `kitcc -g -fsanitize=address` for the host and by `riscv64-linux-gnu-gcc
 # -g -O0`, static and dynamic, for kit-emu; the three runs must agree on the
