@@ -659,6 +659,10 @@ static void check_inst(V *v) {
       else if (in->blks[0] == 0) prob(v, "the entry block has no address");
       break;
     case KIT_CG_OP_INDIRECTBR: want(v, 0, ty[0], KIT_CG_PTR); break;
+    case KIT_CG_OP_ISCONST:
+      want_result(v, kit_cg_type_is_int(T) && T != KIT_CG_I128, "an integer up to i64");
+      if (!valid_type((unsigned)ty[0])) prob(v, "isconst of no value");
+      break;
     case KIT_CG_OP_RET: check_ret(v, ty); break;
     default: break;
     }

@@ -415,7 +415,7 @@ static int decode_inst(Dec *D, uint32_t blk, const KitCgBlock *bb, uint32_t *pi)
   switch ((KitCgOp)in->op) {
   case KIT_CG_OP_CONST: case KIT_CG_OP_SYMADDR: case KIT_CG_OP_STACKADDR: case KIT_CG_OP_FRAMEADDR:
   case KIT_CG_OP_RETADDR: case KIT_CG_OP_PHI: case KIT_CG_OP_LIFETIME_START: case KIT_CG_OP_LIFETIME_END:
-  case KIT_CG_OP_BLOCKADDR:
+  case KIT_CG_OP_BLOCKADDR: case KIT_CG_OP_ISCONST:
     return 0;
   case KIT_CG_OP_PARAM:
     if (in->aux >= f->nparams) return D->err = "param index out of range", -1;
@@ -632,7 +632,8 @@ static int layout(Dec *D) {
   for (uint32_t b = 0; b < f->nblocks; b++)
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       const KitCgInst *in = &f->blocks[b].insts[i];
-      nc += in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_SYMADDR || in->op == KIT_CG_OP_BLOCKADDR;
+      nc += in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_SYMADDR || in->op == KIT_CG_OP_BLOCKADDR ||
+            in->op == KIT_CG_OP_ISCONST;
       ns += in->op == KIT_CG_OP_STACKADDR || in->op == KIT_CG_OP_FRAMEADDR || in->op == KIT_CG_OP_RETADDR;
       for (uint32_t k = 0; k < in->nargs; k++) D->uses[in->args[k]]++;
       if ((in->op == KIT_CG_OP_CALL || in->op == KIT_CG_OP_CALLI) && in->type2 != KIT_CG_VOID && in->id)
@@ -649,9 +650,10 @@ static int layout(Dec *D) {
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       const KitCgInst *in = &f->blocks[b].insts[i];
       if (!in->id) continue;
-      if (in->op == KIT_CG_OP_CONST) {
+      if (in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_ISCONST) {
+        /* the interpreter folds nothing: an isconst is the constant 0 (its imm) */
         fn->cslot[fn->nconsts] = in->id;
-        fn->cval[fn->nconsts++] = const_value(in);
+        fn->cval[fn->nconsts++] = in->op == KIT_CG_OP_CONST ? const_value(in) : (Slot){.q = 0};
         if (kit_cg_type_is_int((KitCgType)in->type) && in->type != KIT_CG_I128) {
           D->is_const[in->id] = 1;
           D->cbits[in->id] = fn->cval[fn->nconsts - 1].i;

@@ -85,6 +85,8 @@ typedef enum CBuiltin {
   BI_SETJMP, BI_LONGJMP,                        /* __builtin_setjmp/longjmp */
   BI_PREFETCH,                                  /* evaluated for side effects only */
   BI_ASSUME_ALIGNED,                            /* (p, align[, off]) -> p */
+  BI_CONSTANT_P,                                /* __builtin_constant_p(e) the parser could not
+                                                   decide: CG's isconst, folded after inlining */
 } CBuiltin;
 
 struct CExprList {
@@ -210,6 +212,7 @@ struct CObj {
   /* GNU attributes that change code */
   bool attr_weak, attr_used, attr_noinline, attr_always_inline, attr_noreturn, attr_packed;
   bool attr_no_sanitize_address, attr_returns_twice, attr_cold;
+  bool attr_no_instrument_function; /* -finstrument-functions leaves it alone */
   CVisibility visibility;
   const char *section;
   const char *alias_target;    /* __attribute__((alias("t"))) */

@@ -173,6 +173,44 @@ static int count(CExprList *a) {
 }
 
 /* operands of the bit builtins are converted to the width the name says */
+/* An expression the optimiser may still evaluate: no stores, calls, volatile
+ * reads or statement expressions anywhere in it. */
+static bool expr_is_pure(const CExpr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case EX_ASSIGN: case EX_OPASSIGN: case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC:
+  case EX_CALL: case EX_STMT_EXPR: case EX_VA_ARG: case EX_BUILTIN: case EX_VLA_SIZEOF: case EX_COMPOUND_LIT:
+    return false;
+  case EX_VAR: case EX_DEREF: case EX_MEMBER:
+    if (e->type && (e->type->quals & Q_VOLATILE)) return false;
+    break;
+  default:
+    break;
+  }
+  return expr_is_pure(e->lhs) && expr_is_pure(e->rhs) && expr_is_pure(e->cond);
+}
+
+/* __builtin_constant_p as gcc and clang answer it: 1 for an integer or
+ * floating constant expression and for a string literal; 0 for anything with
+ * side effects (never evaluated) and for other pointers; otherwise the
+ * question waits for the optimiser (CG's isconst: 1 once inlining and
+ * constant propagation made it a constant, 0 at -O0). */
+static CExpr *constant_p(Parser *p, CExpr *e, CPos pos) {
+  int64_t v;
+  long double f;
+  const CExpr *s = e;
+  while (s->kind == EX_DECAY || (s->kind == EX_CAST && s->implicit)) s = s->lhs;
+  if (c_eval_int(e, &v) || (type_is_float(e->type) && c_eval_float(e, &f)) || s->kind == EX_STRING)
+    return new_int(1, ty_int, pos);
+  bool numeric = type_is_integer(e->type) || type_is_float(e->type);
+  if (!numeric || !expr_is_pure(e) || !p->fn) return new_int(0, ty_int, pos);
+  CExpr *b = new_expr(EX_BUILTIN, ty_int, pos);
+  b->builtin = BI_CONSTANT_P;
+  b->args = c_alloc(sizeof *b->args);
+  b->args->expr = rvalue(p, e);
+  return b;
+}
+
 static CType *bit_operand_type(const char *name, CBuiltin id) {
   size_t n = strlen(name);
   if (id == BI_BSWAP16) return ty_ushort;
@@ -295,9 +333,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     expect(p, "(");
     CExpr *e = parse_assign(p);
     expect(p, ")");
-    int64_t v;
-    long double f;
-    return new_int(c_eval_int(e, &v) || (type_is_float(e->type) && c_eval_float(e, &f)), ty_int, pos);
+    return constant_p(p, e, pos);
   }
   if (!strncmp(name, "__builtin_huge_val", 18) || !strncmp(name, "__builtin_inf", 13) || !strncmp(name, "__builtin_nan", 13)) {
     expect(p, "(");

@@ -36,6 +36,8 @@ unsigned c_arena_generation(void);
 typedef struct CParseOptions {
   long std_version;   /* 199901, 201112, 201710 */
   bool gnu;           /* gnu* modes: GNU keywords without underscores (typeof, asm) */
+  bool gnu89_inline;  /* -fgnu89-inline (the default before C99): `inline` defines the
+                         external symbol too, `extern inline` is an inline-only body */
 } CParseOptions;
 
 /* Parse a whole translation unit from the preprocessor. Returns the unit
@@ -62,6 +64,8 @@ typedef struct CLowerOptions {
   bool debug_info;    /* -g: locations on every inst, variable descriptions */
   int opt_level;
   bool pic;
+  bool wrapv;         /* -fwrapv: signed arithmetic wraps (no nsw, so no UBSan check either) */
+  bool instrument_functions; /* -finstrument-functions: __cyg_profile_func_enter/exit */
 } CLowerOptions;
 
 /* Lower a parsed unit into a new CG module. Returns NULL (and reports

@@ -71,6 +71,8 @@ static void parse_one_attr(Parser *p, Attrs *a) {
     a->cold = true;
   } else if (!strcmp(n, "returns_twice")) {
     a->returns_twice = true;
+  } else if (!strcmp(n, "no_instrument_function")) {
+    a->no_instrument_function = true;
   } else if (!strcmp(n, "no_sanitize_address") || !strcmp(n, "no_address_safety_analysis")) {
     a->no_sanitize_address = true;
   } else if (!strcmp(n, "no_sanitize") && args) {
@@ -181,6 +183,7 @@ void apply_attrs(CObj *o, const Attrs *a) {
   o->attr_cold |= a->cold;
   o->attr_returns_twice |= a->returns_twice;
   o->attr_no_sanitize_address |= a->no_sanitize_address;
+  o->attr_no_instrument_function |= a->no_instrument_function;
   if (a->has_visibility) o->visibility = a->visibility;
   if (a->section) o->section = a->section;
   if (a->alias) o->alias_target = a->alias;
@@ -205,6 +208,7 @@ void attrs_merge(Attrs *into, const Attrs *a) {
   into->cold |= a->cold;
   into->returns_twice |= a->returns_twice;
   into->no_sanitize_address |= a->no_sanitize_address;
+  into->no_instrument_function |= a->no_instrument_function;
   into->transparent_union |= a->transparent_union;
   into->gnu_inline |= a->gnu_inline;
   if (a->has_visibility) {

@@ -394,7 +394,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
                     (is_punct(tok(p), "{") || (type_unqual(t)->old_style && type_unqual(t)->params && is_typename(p, tok(p))));
       if (ds.is_inline) {
         o->is_inline = true;
-        bool gnu = a.gnu_inline;
+        bool gnu = a.gnu_inline || p->opt->gnu89_inline;
         if (ds.storage == SC_EXTERN && gnu && is_def) {
           /* gnu_inline extern inline: an inline-only body; calls go to the real symbol */
           CObj shadow = *o;

@@ -38,6 +38,8 @@ typedef struct Options {
   bool debug, pic, no_warnings, werror, nostdinc, verbose, time_report;
   int opt_level;
   int omit_fp;           /* -f[no-]omit-frame-pointer: 1, 0; -1 = at -O1 and up without sanitizers */
+  int gnu89_inline;      /* -f[no-]gnu89-inline: 1, 0; -1 = as the -std= (gnu89 semantics before C99) */
+  bool wrapv, instrument_functions; /* -fwrapv, -finstrument-functions */
   long std_version;
   bool gnu;
   const char *lang;      /* -x c */
@@ -75,6 +77,7 @@ static void parse_args(int argc, char **argv, Options *o) {
   o->gnu = true;
   o->pic = true; /* Debian's gcc builds PIE by default; kitcc's objects must link the same way */
   o->omit_fp = -1;
+  o->gnu89_inline = -1;
   kit_pass_options_init(&o->san);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -131,6 +134,11 @@ static void parse_args(int argc, char **argv, Options *o) {
     else if (!strcmp(a, "-ftime-report")) o->time_report = true;
     else if (!strcmp(a, "-fomit-frame-pointer")) o->omit_fp = 1;
     else if (!strcmp(a, "-fno-omit-frame-pointer")) o->omit_fp = 0;
+    else if (!strcmp(a, "-fwrapv") || !strcmp(a, "-fno-strict-overflow")) o->wrapv = true;
+    else if (!strcmp(a, "-fno-wrapv") || !strcmp(a, "-fstrict-overflow")) o->wrapv = false;
+    else if (!strcmp(a, "-fgnu89-inline")) o->gnu89_inline = 1;
+    else if (!strcmp(a, "-fno-gnu89-inline")) o->gnu89_inline = 0;
+    else if (!strcmp(a, "-finstrument-functions")) o->instrument_functions = true;
     else if (!strcmp(a, "--help")) {
       usage();
       exit(0);
@@ -194,6 +202,11 @@ static char *replace_ext(const char *path, const char *ext) {
   return r;
 }
 
+/* gcc's inline semantics: gnu89 under -std=c89/gnu89 unless -f[no-]gnu89-inline says */
+static bool gnu89_inline(const Options *o) {
+  return o->gnu89_inline >= 0 ? o->gnu89_inline : o->std_version < 199901;
+}
+
 static CPP *make_cpp(const Options *o, FILE *err) {
   CPPOptions po = {0};
   po.include_dirs = o->includes.v;
@@ -213,6 +226,7 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.gnu = o->gnu;
   po.opt_level = o->opt_level;
   po.pic = o->pic;
+  po.gnu89_inline = gnu89_inline(o);
   po.err = err;
   return cpp_new(&po);
 }
@@ -319,7 +333,7 @@ static int compile(const Options *o, const char *src, const char *out) {
     return rc ? 1 : 0;
   }
   CDiag diag = {.pp = pp, .out = stderr, .werror = o->werror, .no_warnings = o->no_warnings};
-  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu};
+  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu, .gnu89_inline = gnu89_inline(o)};
   CUnit *u = c_parse(pp, &diag, &popt);
   phase_done(&clk, "preprocess+parse");
   int rc = 0;
@@ -327,7 +341,8 @@ static int compile(const Options *o, const char *src, const char *out) {
     rc = 1;
     goto done;
   }
-  CLowerOptions lopt = {.debug_info = o->debug, .opt_level = o->opt_level, .pic = o->pic};
+  CLowerOptions lopt = {.debug_info = o->debug, .opt_level = o->opt_level, .pic = o->pic,
+                        .wrapv = o->wrapv, .instrument_functions = o->instrument_functions};
   KitCgModule *m = c_lower(u, &diag, &lopt);
   phase_done(&clk, "lower to CG");
   if (!m) {

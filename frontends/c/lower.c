@@ -209,6 +209,20 @@ static void store_param(Lower *L, CObj *p, const AbiArg *a, uint32_t *cgi) {
   p->cg = (void *)(uintptr_t)addr;
 }
 
+/* -finstrument-functions: gcc's __cyg_profile_func_enter(this_fn, call_site)
+ * once the parameters are stored, and __cyg_profile_func_exit before each
+ * return, after its value is computed; no_instrument_function opts out. */
+void lower_profile_hook(Lower *L, bool enter) {
+  if (!L->opt->instrument_functions || L->fn->attr_no_instrument_function) return;
+  const char *name = enter ? "__cyg_profile_func_enter" : "__cyg_profile_func_exit";
+  KitCgType params[2] = {KIT_CG_PTR, KIT_CG_PTR};
+  KitCgFunc *hook = kit_cg_func_declare(L->m, name, KIT_CG_VOID, params, 2, false);
+  if (!hook) return;
+  KitCgVal args[2] = {kit_cg_symaddr(&L->b, lower_obj_sym(L, L->fn), 0),
+                      kit_cg_emit(&L->b, KIT_CG_OP_RETADDR, KIT_CG_PTR, NULL, 0)->id};
+  kit_cg_call(&L->b, hook->sym, KIT_CG_VOID, args, 2);
+}
+
 static void lower_function(Lower *L, CObj *o) {
   KitCgSym s = lower_obj_sym(L, o);
   KitCgFunc *f = kit_cg_func_of(L->m, s);
@@ -238,6 +252,7 @@ static void lower_function(Lower *L, CObj *o) {
     if (i < L->sig.nparams) store_param(L, p->obj, &L->sig.params[i], &cgi);
   }
   lower_set_loc(L, o->pos);
+  lower_profile_hook(L, true);
   /* locals get their stack objects up front; ST_DECL starts their lifetime */
   for (CObjList *l = o->locals; l; l = l->next) {
     CObj *v = l->obj;
@@ -256,6 +271,7 @@ static void lower_function(Lower *L, CObj *o) {
   }
   lower_stmt(L, o->body);
   if (lower_reachable(L)) {
+    lower_profile_hook(L, false);
     /* falling off the end: main returns 0 (C99 5.1.2.2.3), others return garbage-free zero */
     if (L->sig.ret.kind == ABI_DIRECT) {
       KitCgType t = L->sig.ret.cg[0];

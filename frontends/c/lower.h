@@ -97,6 +97,9 @@ struct Lower {
   struct DiCache *dicache; /* -g: ditypes made so far (lower_debug.c) */
 };
 
+/* the no-signed-wrap flag of signed +, -, * and negation: none under -fwrapv */
+static inline uint16_t lower_nsw(const Lower *L) { return L->opt->wrapv ? 0 : KIT_CG_F_NSW; }
+
 /* the instruction just emitted (to set flags, types or facts on it) */
 static inline KitCgInst *last_inst(Lower *L) { return &L->f->blocks[L->b.blk].insts[L->f->blocks[L->b.blk].ninsts - 1]; }
 
@@ -106,6 +109,7 @@ KitCgSym lower_string_sym(Lower *L, CExpr *str);      /* a private constant glob
 void lower_set_loc(Lower *L, CPos pos);
 KitCgLoc lower_pos_loc(Lower *L, CPos pos);           /* file:line:col of pos */
 KitCgBlkId lower_new_block(Lower *L);
+void lower_profile_hook(Lower *L, bool enter);         /* -finstrument-functions' enter/exit call */
 void lower_start_block(Lower *L, KitCgBlkId blk);     /* continue emitting there */
 bool lower_reachable(Lower *L);                       /* current block still open */
 

@@ -443,6 +443,10 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
     kit_cg_emit(&L->b, KIT_CG_OP_VACOPY, KIT_CG_VOID, a, 2);
     return 0;
   }
+  case BI_CONSTANT_P: {
+    KitCgVal v = lower_expr(L, arg(e, 0));
+    return kit_cg_emit(&L->b, KIT_CG_OP_ISCONST, KIT_CG_I32, &v, 1)->id;
+  }
   case BI_EXPECT: case BI_ASSUME_ALIGNED: {
     KitCgVal v = lower_expr(L, arg(e, 0));
     for (CExprList *a = e->args->next; a; a = a->next) lower_expr(L, a->expr);

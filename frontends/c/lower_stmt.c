@@ -191,6 +191,7 @@ static void lower_return(Lower *L, CStmt *s) {
   if (v && L->fn->attr_returns_nonnull) lower_nonnull_fact(L, v, s->pos, L->fn->attr_returns_nonnull_pos, 0);
   lower_set_loc(L, s->pos);
   unwind_to(L, 0);
+  lower_profile_hook(L, false);
   const AbiArg *r = &L->sig.ret;
   CType *rt = type_unqual(L->fn->type)->base;
   switch (r->kind) {

@@ -61,6 +61,7 @@ typedef struct PScope {
 typedef struct Attrs {
   int aligned;           /* 0 = none */
   bool packed, weak, used, noinline, always_inline, noreturn, cold, returns_twice, no_sanitize_address;
+  bool no_instrument_function;
   bool is_unused, deprecated, transparent_union, may_alias, gnu_inline;
   CVisibility visibility;
   bool has_visibility;

@@ -237,7 +237,6 @@ static const char *const target_macros[] = {
   "__GNUC__ 4",
   "__GNUC_MINOR__ 2",
   "__GNUC_PATCHLEVEL__ 1",
-  "__GNUC_STDC_INLINE__ 1",
   "__GNUC_EXECUTION_CHARSET_NAME \"UTF-8\"",
   "__GNUC_WIDE_EXECUTION_CHARSET_NAME \"UTF-32LE\"",
   "__VERSION__ \"4.2.1 Compatible kitcc 0.1\"",
@@ -250,6 +249,7 @@ void pp_predefine(CPP *pp) {
   for (size_t i = 0; i < sizeof target_macros / sizeof *target_macros; i++)
     pp_define_text(pp, target_macros[i]);
   pp_define_text(pp, pp_printf(pp, "__STDC_VERSION__ %ldL", pp->opt.std_version));
+  pp_define_text(pp, pp->opt.gnu89_inline ? "__GNUC_GNU_INLINE__ 1" : "__GNUC_STDC_INLINE__ 1");
   if (pp->opt.gnu) {
     pp_define_text(pp, "linux 1");
     pp_define_text(pp, "unix 1");

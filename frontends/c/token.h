@@ -54,6 +54,7 @@ typedef struct CPPOptions {
   bool gnu;                   /* -std=gnu* (defines `linux`, `unix`) */
   int opt_level;              /* __OPTIMIZE__ when > 0 */
   bool pic;                   /* __PIC__/__pic__ */
+  bool gnu89_inline;          /* __GNUC_GNU_INLINE__ instead of __GNUC_STDC_INLINE__ */
   FILE *err;                  /* diagnostics */
 } CPPOptions;
 

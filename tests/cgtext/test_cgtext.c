@@ -231,6 +231,7 @@ static KitCgModule *build_everything(void) {
   kit_cg_emit(&b, KIT_CG_OP_STACKRESTORE, KIT_CG_VOID, &sv, 1);
   kit_cg_emit(&b, KIT_CG_OP_FRAMEADDR, KIT_CG_PTR, NULL, 0);
   kit_cg_emit(&b, KIT_CG_OP_RETADDR, KIT_CG_PTR, NULL, 0);
+  kit_cg_emit(&b, KIT_CG_OP_ISCONST, KIT_CG_I32, &p1, 1);
   kit_cg_condbr(&b, cmp, b1, b2);
   last(&b)->flags = KIT_CG_F_LIKELY;
 

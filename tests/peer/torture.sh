@@ -36,10 +36,29 @@ names=$(cd "$exec_dir" && ls *.c | sed 's/\.c$//')
 if [ -n "$list" ]; then names=$(grep -v '^#' "$list" | awk '{print $1}' | grep -v '^$'); fi
 excluded=$(grep -v '^#' "$here/torture-exclude.txt" | awk '{print $1}')
 
+# The options a test asks for in its DejaGnu lines, as gcc's own runner adds them:
+# `{ dg-options "-fwrapv" }`, `{ dg-options { "-fwrapv" } }`, and
+# `{ dg-additional-options "-fpic" { target fpic } }`, the last only when its
+# target selector holds on x86-64 Linux (fpic, lp64, x86_64/i?86 triples; a
+# negated selector such as `{ ! signal }`, or ia32, does not hold here).
+dg_options() {
+  sed -n 's/.*{ *dg-\(additional-\)\{0,1\}options *{\{0,1\} *"\([^"]*\)" *}\{0,1\} *\(.*\)}.*/\2|\3/p' "$1" |
+    while IFS='|' read -r flags sel; do
+      case "$sel" in
+        "") echo "$flags" ;;
+        *!*|*ia32*) ;;
+        *"target"*fpic*|*"target"*lp64*|*"target"*x86_64-*|*"target"*i?86-*) echo "$flags" ;;
+      esac
+    done | tr '\n' ' '
+}
+export -f dg_options
+
 run_one() {
   local name=$1 cc=$2 opt=$3 exec_dir=$4 work=$5
   local exe="$work/$name.exe"
-  if ! timeout 60 $cc $opt -w -fno-strict-aliasing "$exec_dir/$name.c" -o "$exe" -lm >"$work/$name.cc.log" 2>&1; then
+  local extra
+  extra=$(dg_options "$exec_dir/$name.c")
+  if ! timeout 60 $cc $opt -w -fno-strict-aliasing $extra "$exec_dir/$name.c" -o "$exe" -lm >"$work/$name.cc.log" 2>&1; then
     echo "FAIL $name (compile)"
     return
   fi
