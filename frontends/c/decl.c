@@ -289,6 +289,10 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
       m->align = ma.aligned > ds.align ? ma.aligned : ds.align;
       if (ma.packed && !m->align) m->align = 1;
       if (type_unqual(mt)->kind == TY_FUNC) perror_at(p, pos, "field '%s' declared as a function", name ? name : "?");
+      else if (type_is_vla(mt))
+        /* gcc's variable-size members; clang refuses them the same way */
+        perror_at(p, pos, "fields must have a constant size: variable length array in structure is not supported "
+                          "by kitcc");
       else if (!type_is_complete(mt) && !(type_unqual(mt)->kind == TY_ARRAY && type_unqual(mt)->len < 0))
         perror_at(p, pos, "field '%s' has incomplete type", name ? name : "?");
       tail = tail->next = m;
