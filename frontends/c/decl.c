@@ -673,17 +673,18 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     Attrs a = ds.attrs;
     CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
     parse_attributes(p, &a); /* char *argv[] __attribute__((unused)) */
+    CParam *q = c_alloc(sizeof *q);
+    /* the lengths, outermost first, before the outermost array decays away */
+    CExprList **ltail = &q->vla_lens;
+    for (CType *b = type_unqual(t); b && (b->kind == TY_PTR || b->kind == TY_ARRAY); b = type_unqual(b->base))
+      if (b->kind == TY_ARRAY && b->vla_len) {
+        *ltail = c_alloc(sizeof **ltail);
+        (*ltail)->expr = b->vla_len;
+        ltail = &(*ltail)->next;
+      }
     CType *u = type_unqual(t);
     if (u->kind == TY_ARRAY) t = type_qualified(type_ptr(u->base), t->quals);
     else if (u->kind == TY_FUNC) t = type_ptr(t);
-    /* the outermost array length decays away; a variable length further in
-     * would need the parameter's value in the body's types */
-    for (CType *b = type_unqual(t); b && (b->kind == TY_PTR || b->kind == TY_ARRAY); b = type_unqual(b->base))
-      if (b->kind == TY_ARRAY && b->vla_len) {
-        perror_at(p, pos, "variable length array parameters with a variable inner dimension are not supported by kitcc yet");
-        break;
-      }
-    CParam *q = c_alloc(sizeof *q);
     q->name = name;
     q->type = t;
     q->pos = pos;
@@ -695,6 +696,7 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
       o->pos = pos;
       o->is_local = o->is_param = true;
       scope_add(p, name, SYM_OBJ)->obj = o;
+      q->obj = o;
     }
     if (!accept(p, ",")) break;
   }
@@ -742,8 +744,8 @@ static CType *array_suffix(Parser *p, CType *t) {
   }
   if (!type_is_integer(len->type)) perror_at(p, pos, "size of array has non-integer type");
   if (p->param_depth > 0) {
-    /* [n] of a parameter: decays to a pointer (param_list rejects inner ones);
-     * the length's side effects are not evaluated */
+    /* [n] of a parameter: the raw length; a definition evaluates it on entry
+     * (param_list collects it, function_definition rebinds it) */
     return type_vla(t, len);
   }
   if (!p->fn) {

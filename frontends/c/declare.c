@@ -142,6 +142,57 @@ static void parse_kr_params(Parser *p, CType *ft) {
   }
 }
 
+/* A parameter's local: the prototype scope's object itself when it has one,
+ * so the variable lengths of later parameters' declarators refer to it. */
+static CObj *param_local(Parser *p, CParam *q) {
+  CObj *o = q->obj;
+  if (!o || o->type != q->type) return new_local(p, q->name, q->type, q->pos);
+  o->storage = SC_AUTO;
+  o->is_definition = true;
+  CObjList *l = c_alloc(sizeof *l);
+  l->obj = o;
+  *p->locals_tail = l;
+  p->locals_tail = &l->next;
+  return o;
+}
+
+/* C11 6.9.1p10: on entry the size expressions of each variably modified
+ * parameter are evaluated, in order, the decayed outermost one too (its side
+ * effects happen: `int b[n++]`). Each goes into a hidden local, as a block's
+ * VLA length does, and the array types inside the parameter's type read it. */
+static void param_vla_lengths(Parser *p, CParam *q, CStmtList ***tail) {
+  CType *inner = type_unqual(q->type);
+  if (inner->kind == TY_PTR) inner = type_unqual(inner->base);
+  for (CExprList *l = q->vla_lens; l; l = l->next) {
+    CExpr *len = l->expr;
+    static int nparam_vla;
+    char name[40];
+    snprintf(name, sizeof name, "__vla_param_len.%d", nparam_vla++);
+    CObj *hidden = new_local(p, c_strdup(name), ty_long, len->pos);
+    CStmt *d = new_stmt(ST_DECL, len->pos);
+    d->obj = hidden;
+    append_stmt(tail, d);
+    CExpr *var = new_expr(EX_VAR, ty_long, len->pos);
+    var->obj = hidden;
+    var->is_lvalue = true;
+    CExpr *asg = new_expr(EX_ASSIGN, ty_long, len->pos);
+    asg->lhs = var;
+    asg->rhs = convert(p, rvalue(p, len), ty_long);
+    CStmt *st = new_stmt(ST_EXPR, len->pos);
+    st->expr = asg;
+    append_stmt(tail, st);
+    /* the array level of the parameter's type that this length sizes */
+    for (CType *a = inner; a && a->kind == TY_ARRAY; a = type_unqual(a->base))
+      if (a->vla_len == len) {
+        CExpr *use = new_expr(EX_VAR, ty_long, len->pos);
+        use->obj = hidden;
+        use->is_lvalue = true;
+        a->vla_len = use;
+        break;
+      }
+  }
+}
+
 static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   CType *ft = type_unqual(t);
   CType **declared = NULL; /* K&R: the declared type of each parameter, when narrower than its promotion */
@@ -189,7 +240,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   CStmtList *narrowed = NULL, **ntail = &narrowed;
   int i = 0;
   for (CParam *q = ft->params; q; q = q->next, i++) {
-    CObj *po = new_local(p, q->name, q->type, q->pos);
+    CObj *po = param_local(p, q);
     po->is_param = true;
     if (q->name && declared && declared[i]) {
       /* a K&R parameter narrower than its promotion: a local of the declared type */
@@ -217,6 +268,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
     *ptail = l;
     ptail = &l->next;
   }
+  for (CParam *q = ft->params; q; q = q->next) param_vla_lengths(p, q, &ntail);
   o->body = parse_compound(p);
   if (narrowed) {
     *ntail = o->body->stmts;

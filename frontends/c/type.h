@@ -42,6 +42,8 @@ typedef struct CType CType;
 typedef struct CMember CMember;
 typedef struct CParam CParam;
 typedef struct CExpr CExpr;
+typedef struct CExprList CExprList;
+typedef struct CObj CObj;
 
 struct CMember {
   CMember *next;
@@ -60,6 +62,9 @@ struct CParam {
   const char *name;
   CType *type;        /* adjusted: arrays and functions become pointers */
   CPos pos;
+  CObj *obj;          /* the prototype scope's object: what the declarator's lengths name */
+  CExprList *vla_lens; /* the declarator's variable lengths in source order, the decayed
+                          outermost one too: a definition evaluates them on entry */
 };
 
 struct CType {
