@@ -35,7 +35,7 @@ int main(void) {
   fill(4, 5, m);
   printf("%d %d %d\n", m[0][0], m[3][4], m[2][1]);
   printf("%ld\n", sum_ptr(5, m, 4));
-  int e[10][10];
+  int e[10][4];
   printf("%d\n", side_effects(1, &e[0][0], 1, e));
   char buf[16];
   memset(buf, 0, sizeof buf);
