@@ -278,14 +278,15 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   p->fn = saved_fn;
 }
 
-static void declare_typedef(Parser *p, const char *name, CType *t, CPos pos) {
+static void declare_typedef(Parser *p, const char *name, CType *t, CPos pos, const Attrs *a) {
   Sym *y = scope_find_here(p, name);
   if (y && (y->kind != SYM_TYPEDEF || !type_compatible(y->type, t))) {
     perror_at(p, pos, "conflicting types for '%s'", name);
     return;
   }
   y = scope_add(p, name, SYM_TYPEDEF);
-  y->type = type_typedef(t, name);
+  y->type = a->aligned && a->aligned != type_unqual(t)->align ? type_aligned_typedef(t, name, a->aligned)
+                                                                : type_typedef(t, name);
 }
 
 static CType *auto_type(Parser *p, CType *t, CInit **init_out, bool is_static) {
@@ -434,7 +435,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
       return;
     }
     if (ds.storage == SC_TYPEDEF) {
-      declare_typedef(p, name, t, pos);
+      declare_typedef(p, name, t, pos, &a);
     } else if (type_unqual(t)->kind == TY_FUNC) {
       CObj *o = file_obj(p, name, t, pos, &ds, p->fn == NULL);
       if (ds.storage == SC_STATIC) o->storage = SC_STATIC;

@@ -120,10 +120,21 @@ CType *type_qualified(CType *t, unsigned quals) {
 
 CType *type_typedef(CType *t, const char *name) { return wrap(t, t->quals, name); }
 
+/* `typedef T name __attribute__((aligned(N)))`: as in gcc, the typedef may
+ * raise or lower T's alignment (its size stays). It is its own unqualified
+ * type, so qualifying or wrapping it keeps N: a copy that keeps a tagged
+ * type's identity (id, for compatibility) and follows its completion. */
+CType *type_aligned_typedef(CType *t, const char *name, int align) {
+  CType *n = wrap(t, 0, name);
+  n->origin = NULL;
+  n->align = n->typedef_align = align;
+  return type_qualified(n, t->quals);
+}
+
 void type_sync_wrappers(CType *t) {
   for (CType *w = t->wrappers; w; w = w->next_wrapper) {
     w->size = t->size;
-    w->align = t->align;
+    w->align = w->typedef_align ? w->typedef_align : t->align;
     w->members = t->members;
     w->complete = t->complete;
     w->packed = t->packed;

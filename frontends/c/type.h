@@ -97,6 +97,7 @@ struct CType {
   /* copies of a struct/union/enum (qualified or typedef'd) made before it was
    * completed follow its completion: the original lists them */
   CType *wrappers, *next_wrapper;
+  int typedef_align;  /* a typedef's aligned attribute, which completion keeps; 0 = none */
 };
 
 /* the basic types (unqualified singletons) */
@@ -115,6 +116,7 @@ CType *type_unqual(CType *t);
 CType *type_typedef(CType *t, const char *name);
 /* after a struct/union/enum is completed: update the copies made earlier */
 void type_sync_wrappers(CType *t);
+CType *type_aligned_typedef(CType *t, const char *name, int align);
 
 /* lay out a struct/union whose members are set: offsets, bitfields (SysV /
  * gcc rules incl. packed and aligned), size, alignment, flexible array */
