@@ -490,6 +490,38 @@ static CExpr *compound_literal(Parser *p, CType *t, CPos pos) {
   return e;
 }
 
+/* GNU cast to a union, `(union U) x`: the union whose member of x's type is
+ * initialised to x (a compound literal, so it is an object as gcc's is);
+ * NULL when no member has that type. */
+static CExpr *cast_to_union(Parser *p, CType *t, CExpr *e, CPos pos) {
+  CMember *m = type_unqual(t)->members;
+  while (m && !(m->name && m->bit_width < 0 && type_compatible(type_unqual(m->type), type_unqual(e->type)))) m = m->next;
+  if (!m) return NULL;
+  CObj *o;
+  if (p->fn) {
+    o = new_local(p, NULL, t, pos);
+  } else {
+    o = c_alloc(sizeof *o);
+    char buf[32];
+    snprintf(buf, sizeof buf, ".compoundliteral.%d", p->nanon++);
+    o->name = c_strdup(buf);
+    o->type = t;
+    o->pos = pos;
+    o->storage = SC_STATIC;
+    o->is_definition = true;
+    add_unit_obj(p, o);
+  }
+  o->init = c_alloc(sizeof *o->init);
+  o->init->type = t;
+  o->init->nitems = 1;
+  o->init->items = c_alloc(sizeof *o->init->items);
+  o->init->items[0] = (CInitItem){m->offset, m->type, NULL, convert(p, e, m->type)};
+  CExpr *c = new_expr(EX_COMPOUND_LIT, t, pos);
+  c->obj = o;
+  c->is_lvalue = true;
+  return rvalue(p, c);
+}
+
 static CExpr *parse_cast(Parser *p) {
   if (is_punct(tok(p), "(") && is_typename(p, peek(p, 1))) {
     CPos pos = next(p)->pos;
@@ -498,6 +530,10 @@ static CExpr *parse_cast(Parser *p) {
     if (is_punct(tok(p), "{")) return postfix_ops(p, compound_literal(p, t, pos));
     CExpr *e = rvalue(p, parse_cast(p));
     CType *u = type_unqual(t), *f = type_unqual(e->type);
+    if (u->kind == TY_UNION && !type_compatible(u, f)) {
+      CExpr *c = cast_to_union(p, t, e, pos);
+      if (c) return c;
+    }
     if (u->kind != TY_VOID && !(type_is_scalar(u) && type_is_scalar(f)) &&
         !((u->kind == TY_STRUCT || u->kind == TY_UNION) && type_compatible(u, f)))
       perror_at(p, pos, "conversion to non-scalar type requested");
