@@ -41,6 +41,10 @@ static int parse_args(int argc, char **argv, Opts *o) {
     fputs(usage, stdout);
     exit(0);
   }
+  if (!strcmp(o->cmd, "--version")) {
+    printf("kit-cg (kit) %s\n", KIT_VERSION);
+    exit(0);
+  }
   static const char *const cmds[] = {"verify", "print", "run", "jit", "emit"};
   bool known = false;
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) known |= strcmp(o->cmd, cmds[i]) == 0;

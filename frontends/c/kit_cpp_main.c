@@ -31,9 +31,21 @@ static long std_version(const char *std, bool *gnu) {
   return -1;
 }
 
-static void usage(void) {
-  fprintf(stderr, "usage: kit-cpp [-E] [-P] [-M] [-Idir] [-iquote dir] [-isystem dir] [-Dname[=v]] "
-                  "[-Uname] [-include file] [-nostdinc] [-std=gnu17] [-O<n>] [-o out] file\n");
+static void usage(FILE *out) {
+  fputs("usage: kit-cpp [options] file      (file '-' is standard input)\n"
+        "kitcc's C preprocessor on its own, as `gcc -E` is:\n"
+        "  -E             preprocess (the default)\n"
+        "  -P             no linemarkers in the output\n"
+        "  -M             print the make dependency rule instead\n"
+        "  -Idir -iquote dir -isystem dir   include directories, searched as gcc does\n"
+        "  -Dname[=v] -Uname -include file  macros and forced includes, in order\n"
+        "  -nostdinc      no system include directories\n"
+        "  -std=gnu17     the language (c89 .. c2x, gnu89 .. gnu2x): __STDC_VERSION__\n"
+        "  -O<n>          __OPTIMIZE__ when n > 0\n"
+        "  -fPIC -fPIE    __PIC__ and __PIE__ (the default; -fno-pic turns them off)\n"
+        "  -o out         write to out instead of standard output\n"
+        "  --help, --version\n",
+        out);
 }
 
 /* "-Ifoo" or "-I foo": the option's argument, or NULL (and an error). */
@@ -89,7 +101,10 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "-o", 2)) {
       if (!(output = arg_of(argc, argv, &i, "-o"))) return 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage();
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--version")) {
+      printf("kit-cpp (kit) %s\n", KIT_VERSION);
       return 0;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "kit-cpp: error: unrecognized command-line option '%s'\n", a);
@@ -102,7 +117,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!input) {
-    usage();
+    usage(stderr);
     return 1;
   }
   o.include_dirs = inc.v, o.ninclude_dirs = inc.n;
