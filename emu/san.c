@@ -113,6 +113,8 @@ static void on_syscall_exit(void *user, KitEmu *emu, const KitEmuSyscallRequest 
 }
 
 static bool is_store(KitEmu *emu, uint64_t pc) {
+  /* a jump to a page that cannot run faulted on the fetch, a read */
+  if (!kit_aspace_check(&emu->as, pc, 2, KIT_EMU_PROT_EXEC)) return false;
   uint8_t bytes[16] = {0};
   KitDecodedInsn in;
   memset(&in, 0, sizeof in);
