@@ -33,7 +33,9 @@ static void usage(FILE *f) {
         "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n"
         "  -h, --help         this text\n"
         "  --version          the version\n"
-        "  --                 end of options: the program follows\n",
+        "  --                 end of options: the program follows\n"
+        "The guest's stack is RLIMIT_STACK (ulimit -s; 8 MiB when unlimited); its address space is\n"
+        "what RLIMIT_AS (ulimit -v) leaves beside kit-emu's own needs, at most 256 GiB.\n",
         f);
 }
 
