@@ -59,7 +59,7 @@ int kit_aspace_init(KitEmuAspace *as, uint64_t size) {
   mprotect(as->code_pages, size / KIT_EMU_PAGE, PROT_READ | PROT_WRITE);
   /* Linux riscv64 (sv39) puts the stack just under the top and mmap_base
    * below a stack gap; we keep the same shape so addresses look familiar */
-  as->mmap_top = size - (256ull << 20);
+  as->mmap_top = size > (512ull << 20) ? size - (256ull << 20) : size / 2;
   return 0;
 }
 
@@ -270,7 +270,8 @@ int64_t kit_aspace_map(KitEmuAspace *as, uint64_t va, uint64_t len, uint8_t prot
   carve(as, va, va + len, true);
   int hf = MAP_FIXED | ((flags & KIT_EMU_MAP_SHARED) ? MAP_SHARED : MAP_PRIVATE);
   void *p = fd >= 0 ? mmap(as->base + va, len, host_prot(prot), hf, fd, (off_t)off)
-                    : mmap(as->base + va, len, host_prot(prot), hf | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                    : mmap(as->base + va, len, host_prot(prot),
+                           hf | MAP_ANONYMOUS | ((flags & KIT_EMU_MAP_NORESERVE) ? MAP_NORESERVE : 0), -1, 0);
   if (p == MAP_FAILED) {
     int e = errno;
     rereserve(as->base + va, len);

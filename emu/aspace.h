@@ -25,6 +25,7 @@ enum {
   KIT_EMU_MAP_NOREPLACE = 2,   /* fixed, but -EEXIST if anything is there */
   KIT_EMU_MAP_SHARED = 4,
   KIT_EMU_MAP_STACK = 8,
+  KIT_EMU_MAP_NORESERVE = 16,  /* anonymous memory the host does not account (else it does, as for qemu) */
 };
 
 /* aspace events (for tool hooks, tcache invalidation) */

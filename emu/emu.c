@@ -58,12 +58,23 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
   emu->log = emu->opt.log ? emu->opt.log : stderr;
   emu->arch = arch;
   emu->cpu = (char *)emu + cpu_at;
-  if (kit_aspace_init(&emu->as, KIT_EMU_WINDOW) < 0) {
-    fprintf(err, "kit-emu: cannot reserve the %llu GiB guest window: %s\n",
-            (unsigned long long)(KIT_EMU_WINDOW >> 30), strerror(ENOMEM));
+  emu->stack_size = kit_emu_stack_size();
+  uint64_t window = kit_emu_window_size(emu->stack_size, err);
+  if (!window) {
     free(emu);
     return NULL;
   }
+  if (kit_aspace_init(&emu->as, window) < 0) {
+    fprintf(err, "kit-emu: cannot reserve the %llu MiB guest window: %s\n", (unsigned long long)(window >> 20),
+            strerror(ENOMEM));
+    free(emu);
+    return NULL;
+  }
+  /* mmap_base under the stack and a gap, as Linux places it */
+  uint64_t gap = emu->stack_size + (17ull << 20);
+  if (gap < (256ull << 20)) gap = 256ull << 20;
+  if (gap > window / 2) gap = window / 2;
+  emu->as.mmap_top = window - gap;
   emu->as.event = on_aspace_event;
   emu->as.event_user = emu;
   emu->tc = kit_tcache_new(emu);

@@ -94,6 +94,7 @@ struct KitEmu {
   bool exited;
   int exit_status;
   uint64_t ctid_clear;   /* set_tid_address */
+  uint64_t stack_size;   /* limits.c: from RLIMIT_STACK */
   KitEmuStats stats;
 };
 
@@ -101,6 +102,12 @@ extern KitEmu *kit_emu_current;
 /* names lifted code calls that a mode of the emulator defines (ASan's report
  * entry points, emu/san.c): consulted before the process's symbols */
 extern void *(*kit_emu_resolve_hook)(const char *name);
+
+/* limits.c: the guest stack's size from RLIMIT_STACK; the guest window's
+ * size under RLIMIT_AS (0, said on err, when too small); getrlimit/setrlimit */
+uint64_t kit_emu_stack_size(void);
+uint64_t kit_emu_window_size(uint64_t stack, FILE *err);
+int64_t kit_emu_rlimit(int res, const uint64_t *want, uint64_t old[2]);
 
 /* loader.c: maps the executable (and its interpreter) and builds the stack */
 int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err);

@@ -12,7 +12,6 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#define ET_DYN_BASE 0x2aaaaaa000ull /* Linux: 2/3 of the sv39 task size, page aligned */
 
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ 51
@@ -104,7 +103,8 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
     goto out;
   }
   if (eh.e_type == ET_DYN) {
-    uint64_t want = is_interp ? 0 : ET_DYN_BASE;
+    /* Linux's ELF_ET_DYN_BASE: 2/3 of the address space (0x2aaaaaa000 in sv39's) */
+    uint64_t want = is_interp ? 0 : emu->as.size / 3 * 2 & ~(KIT_EMU_PAGE - 1);
     uint64_t at = kit_aspace_find_free(&emu->as, hi - lo + KIT_EMU_PAGE, want);
     if (!at) {
       fail(err, path, "no room to load");
@@ -182,7 +182,7 @@ static uint64_t push_bytes(KitEmu *emu, uint64_t *sp, const void *p, size_t n) {
 
 static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, char **envp, FILE *err) {
   uint64_t top = emu->as.size - 16 * KIT_EMU_PAGE;
-  int64_t st = kit_aspace_map(&emu->as, top - KIT_EMU_STACK_SIZE, KIT_EMU_STACK_SIZE,
+  int64_t st = kit_aspace_map(&emu->as, top - emu->stack_size, emu->stack_size,
                               KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE | (exe->exec_stack ? KIT_EMU_PROT_EXEC : 0),
                               KIT_EMU_MAP_FIXED | KIT_EMU_MAP_STACK, -1, 0);
   if (st < 0) return fail(err, emu->exe_path, "cannot map the stack");
@@ -191,7 +191,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   size_t strbytes = strlen(emu->exe_path) + 1 + 64;
   for (int i = 0; i < argc; i++) strbytes += strlen(argv[i]) + 1;
   for (int i = 0; i < envc; i++) strbytes += strlen(envp[i]) + 1;
-  if (strbytes + (size_t)(argc + envc + 64) * 8 > KIT_EMU_STACK_SIZE / 2)
+  if (strbytes + (size_t)(argc + envc + 64) * 8 > emu->stack_size / 2)
     return fail(err, emu->exe_path, "arguments and environment too large");
   uint64_t sp = top;
   uint64_t execfn = push_bytes(emu, &sp, emu->exe_path, strlen(emu->exe_path) + 1);

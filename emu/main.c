@@ -20,15 +20,22 @@ static void usage(FILE *f) {
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
         "                     without the default's warm-up of 100000 blocks run first)\n"
         "  --single-step      one guest instruction per block\n"
+        "  --chain            jitted blocks jump to each other (the default)\n"
         "  --no-chain         jitted blocks return to the dispatcher instead of jumping to each other\n"
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
-        "  --tool=NAME        insncount, or a path to a tool shared object (--tool-args=STR)\n"
+        "  --tool=NAME        insncount, or a path to a tool shared object\n"
+        "  --tool-args=STR    the argument string handed to a tool shared object\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
-        "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n",
+        "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n"
+        "  -h, --help         this text\n"
+        "  --version          the version\n"
+        "  --                 end of options: the program follows\n"
+        "The guest's stack is RLIMIT_STACK (ulimit -s; 8 MiB when unlimited); its address space is\n"
+        "what RLIMIT_AS (ulimit -v) leaves beside kit-emu's own needs, at most 256 GiB.\n",
         f);
 }
 
@@ -120,6 +127,9 @@ int main(int argc, char **argv) {
       tool_args = a + 12;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--version")) {
+      puts("kit-emu (kit) " KIT_VERSION " — a riscv64 Linux user-mode emulator on CG and LLVM 16");
       return 0;
     } else {
       fprintf(stderr, "kit-emu: unknown option '%s'\n", a);

@@ -18,11 +18,8 @@
 
 #include "kit/passes.h"
 
-/* the guard too: the branch-free seam hands out-of-window accesses a host
- * address in the guard, whose shadow the check reads before the access faults */
-#define SHADOW_BYTES ((KIT_EMU_WINDOW + KIT_EMU_GUARD) >> 3)
-
 static uint8_t *shadow;
+static uint64_t window; /* the guest window's size (RLIMIT_AS may make it smaller than 2^38) */
 static KitAsanConfig asan_cfg;
 static bool fatal_reports; /* without --sanitize-recover=address a bad access ends the guest */
 
@@ -46,8 +43,8 @@ static bool accessible(void *ctx, uintptr_t addr, size_t n, bool write) {
 
 /* fresh or dropped guest memory is addressable: its shadow is zero */
 static void shadow_clear(uint64_t va, uint64_t len) {
-  if (va >= KIT_EMU_WINDOW) return;
-  if (len > KIT_EMU_WINDOW - va) len = KIT_EMU_WINDOW - va;
+  if (va >= window) return;
+  if (len > window - va) len = window - va;
   uint64_t s = va >> 3, e = (va + len + 7) >> 3;
   uint64_t ps = (s + 4095) & ~4095ull, pe = e & ~4095ull;
   if (ps < pe) {
@@ -113,6 +110,8 @@ static void on_syscall_exit(void *user, KitEmu *emu, const KitEmuSyscallRequest 
 }
 
 static bool is_store(KitEmu *emu, uint64_t pc) {
+  /* a jump to a page that cannot run faulted on the fetch, a read */
+  if (!kit_aspace_check(&emu->as, pc, 2, KIT_EMU_PROT_EXEC)) return false;
   uint8_t bytes[16] = {0};
   KitDecodedInsn in;
   memset(&in, 0, sizeof in);
@@ -316,11 +315,16 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
   }
   if (address) {
     fatal_reports = !recover;
-    shadow = mmap(NULL, SHADOW_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* the guard too: the branch-free seam hands out-of-window accesses a
+     * host address in the guard, whose shadow the check reads before the
+     * access faults */
+    window = emu->as.size;
+    uint64_t bytes = (window + KIT_EMU_GUARD) >> 3;
+    shadow = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (shadow == MAP_FAILED) {
       shadow = NULL;
-      fprintf(err, "kit-emu: cannot reserve the %llu GiB ASan shadow of the guest window\n",
-              (unsigned long long)(SHADOW_BYTES >> 30));
+      fprintf(err, "kit-emu: cannot reserve the %llu MiB ASan shadow of the guest window\n",
+              (unsigned long long)(bytes >> 20));
       return -1;
     }
     KitGuestEnv env = {(uintptr_t)emu->as.base, pages_map, pages_unmap, accessible, emu};

@@ -19,6 +19,7 @@ int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *han
     if (fl & MAP_FIXED) f |= KIT_EMU_MAP_FIXED;
     if (fl & MAP_FIXED_NOREPLACE) f |= KIT_EMU_MAP_NOREPLACE;
     if (fl & MAP_SHARED) f |= KIT_EMU_MAP_SHARED;
+    if (fl & MAP_NORESERVE) f |= KIT_EMU_MAP_NORESERVE;
     int fd = (fl & MAP_ANONYMOUS) ? -1 : (int)a[4];
     if (fd < 0 && !(fl & MAP_ANONYMOUS)) return -EBADF;
     return kit_aspace_map(as, a[0], a[1], (uint8_t)a[2], f, fd, a[5]);

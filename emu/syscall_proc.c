@@ -101,15 +101,11 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     uint64_t nv = nr == KIT_SYS_prlimit64 ? a[2] : nr == KIT_SYS_setrlimit ? a[1] : 0;
     uint64_t ov = nr == KIT_SYS_prlimit64 ? a[3] : nr == KIT_SYS_getrlimit ? a[1] : 0;
     if (nr == KIT_SYS_prlimit64 && a[0] && (pid_t)a[0] != getpid()) return -EPERM;
-    struct rlimit cur, want;
-    if (getrlimit(res, &cur) < 0) return -errno;
-    if (res == RLIMIT_STACK) cur.rlim_cur = KIT_EMU_STACK_SIZE;
-    if (nv) {
-      if (kit_aspace_read(&emu->as, nv, &want, sizeof want) < 0) return -EFAULT;
-      /* the emulator's own stack and address-space needs stay the host's */
-      if (res != RLIMIT_STACK && res != RLIMIT_AS && setrlimit(res, &want) < 0) return -errno;
-    }
-    return put(emu, ov, &cur, sizeof cur);
+    uint64_t want[2], cur[2];
+    if (nv && kit_aspace_read(&emu->as, nv, want, sizeof want) < 0) return -EFAULT;
+    int64_t r = kit_emu_rlimit(res, nv ? want : NULL, cur);
+    if (r < 0) return r;
+    return put(emu, ov, cur, sizeof cur);
   }
   case KIT_SYS_getrusage: {
     struct rusage ru;

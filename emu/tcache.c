@@ -8,12 +8,18 @@
 
 static uint32_t hash_pc(uint64_t pc, uint32_t n) { return (uint32_t)((pc >> 1) * 0x9E3779B97F4A7C15ull >> 40) & (n - 1); }
 
+/* every slot of the code cache empty */
+static void cc_clear(KitEmuTcache *tc) {
+  for (unsigned i = 0; i < KIT_EMU_CC_SIZE; i++) tc->cc[i] = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
+}
+
 KitEmuTcache *kit_tcache_new(KitEmu *emu) {
   KitEmuTcache *tc = calloc(1, sizeof *tc);
   tc->emu = emu;
   tc->nbuckets = 4096;
   tc->buckets = calloc(tc->nbuckets, sizeof *tc->buckets);
   pthread_mutex_init(&tc->exits_mu, NULL);
+  cc_clear(tc);
   return tc;
 }
 
@@ -150,7 +156,7 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
         *pp = b->next;
         if (tc->jc[kit_tcache_jc_slot(b->pc)] == b) tc->jc[kit_tcache_jc_slot(b->pc)] = NULL;
         KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
-        if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){0};
+        if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
         b->next = tc->graveyard;
         b->dead = true;
         linked |= b->jit != NULL;
@@ -174,6 +180,6 @@ void kit_tcache_flush(KitEmuTcache *tc) {
   if (!tc) return;
   kit_tcache_invalidate(tc, 0, UINT64_MAX);
   memset(tc->jc, 0, sizeof tc->jc);
-  memset(tc->cc, 0, sizeof tc->cc);
+  cc_clear(tc);
   tc->generation++;
 }

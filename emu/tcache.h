@@ -57,8 +57,12 @@ typedef struct KitEmuExitChunk {
 #define KIT_EMU_JC_SIZE 32768u /* 64 KiB of 2-byte-aligned pcs map to distinct slots */
 
 /* pc -> LLVM code of the blocks indirect exits reached lately: compact (one
- * cache line per probe, no block to dereference), filled on a miss */
+ * cache line per probe, no block to dereference), filled on a miss. An
+ * empty slot holds a pc no jump can have (an odd one: jalr clears bit 0),
+ * so that the inline probe, which compares only the pc, never takes it for
+ * a block at guest pc 0 (a call through a null pointer) */
 #define KIT_EMU_CC_SIZE 4096u
+#define KIT_EMU_CC_EMPTY 1u
 typedef struct KitEmuCodeSlot {
   uint64_t pc;
   KitEmuCode code;

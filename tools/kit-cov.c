@@ -250,7 +250,12 @@ static void read_input(const char *path, U64Vec *hits) {
     have_sancov = true;
     uint64_t off;
     while (fread(&off, 8, 1, f) == 1) PUSH(*hits, off + bias);
+    bool partial = fseek(f, 0, SEEK_END) == 0 && ftell(f) % 8 != 0;
     fclose(f);
+    if (partial) {
+      fprintf(stderr, "kit-cov: error: '%s': a .sancov file of 8-byte pcs ends in a partial one\n", path);
+      exit(1);
+    }
     return;
   }
   rewind(f);
@@ -259,9 +264,15 @@ static void read_input(const char *path, U64Vec *hits) {
     fprintf(stderr, "kit-cov: error: '%s' is neither a .sancov file nor a kit-cov range file\n", path);
     exit(1);
   }
-  while (fgets(line, sizeof line, f)) {
+  for (unsigned no = 2; fgets(line, sizeof line, f); no++) {
     uint64_t b, e, c;
-    if (line[0] == '#' || sscanf(line, "%" SCNx64 " %" SCNx64 " %" SCNu64, &b, &e, &c) != 3) continue;
+    char extra;
+    if (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0) continue;
+    if (sscanf(line, "%" SCNx64 " %" SCNx64 " %" SCNu64 " %c", &b, &e, &c, &extra) != 3 || b >= e) {
+      fprintf(stderr, "kit-cov: error: %s:%u: not a range line (START END COUNT, hex hex decimal, START < END)\n",
+              path, no);
+      exit(1);
+    }
     Range r = {b + bias, e + bias, c};
     PUSH(ranges, r);
     Func *fn = func_at(b + bias);
@@ -294,6 +305,18 @@ static int cmp_line(const void *a, const void *b) {
   return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
+static void usage(FILE *f) {
+  fputs("usage: kit-cov [-o OUT.info] [-q] PROGRAM FILE.sancov|FILE.ranges...\n"
+        "  PROGRAM      the executable the coverage was taken of (its DWARF line tables)\n"
+        "  FILE         a .sancov file (kitcc -fsanitize-coverage=trace-pc-guard, run with KIT_COVERAGE=1)\n"
+        "               or a kit-cov range file (kit-emu --sanitize=coverage); several are merged\n"
+        "  -o OUT.info  write an lcov tracefile (genhtml reads it)\n"
+        "  -q           no summary per file and function on stdout\n"
+        "  --help       this text\n"
+        "  --version    the version\n",
+        f);
+}
+
 int main(int argc, char **argv) {
   const char *out = NULL;
   bool quiet = false;
@@ -301,13 +324,20 @@ int main(int argc, char **argv) {
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
     else if (!strcmp(argv[i], "-q")) quiet = true;
-    else {
-      fprintf(stderr, "usage: kit-cov [-o OUT.info] [-q] PROGRAM FILE.sancov|FILE.ranges...\n");
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--version")) {
+      puts("kit-cov (kit) " KIT_VERSION);
+      return 0;
+    } else {
+      fprintf(stderr, "kit-cov: unknown option '%s'\n", argv[i]);
+      usage(stderr);
       return 1;
     }
   }
   if (argc - i < 2) {
-    fprintf(stderr, "usage: kit-cov [-o OUT.info] [-q] PROGRAM FILE.sancov|FILE.ranges...\n");
+    usage(stderr);
     return 1;
   }
   const char *prog = argv[i++];

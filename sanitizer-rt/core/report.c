@@ -185,7 +185,7 @@ void kit_san_print_summary(const char *kind, uintptr_t pc) {
 /* The deadly-signal report after its DEADLYSIGNAL line and report_begin,
  * shared by both modes: the ERROR line (a high address is left out, as
  * AddressSanitizer does for non-canonical ones), for a SEGV (access 0 read,
- * 1 write; -1 for other signals) the access kind and the hint, the stack, the
+ * 1 write; -1 for other signals) the access kind and the hints, the stack, the
  * thread and SUMMARY; ends the report as fatal. */
 void kit_san_report_deadly(const char *kind, uintptr_t pc, uintptr_t bp, uintptr_t sp, uintptr_t addr, bool high,
                            int access) {
@@ -197,6 +197,8 @@ void kit_san_report_deadly(const char *kind, uintptr_t pc, uintptr_t bp, uintptr
     kit_san_printf("==%d==ERROR: AddressSanitizer: %s on unknown address 0x%012lx (pc 0x%012lx bp 0x%012lx sp "
                    "0x%012lx T%d)\n", pid, kind, (unsigned long)addr, (unsigned long)pc, (unsigned long)bp,
                    (unsigned long)sp, kit_san_tid());
+  if (pc < 4096) /* a call through a null pointer */
+    kit_san_printf("==%d==Hint: pc points to the zero page.\n", pid);
   if (access >= 0) {
     kit_san_printf("==%d==The signal is caused by a %s memory access.\n", pid, access ? "WRITE" : "READ");
     if (high)

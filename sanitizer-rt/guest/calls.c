@@ -56,6 +56,11 @@ static const struct {
     [KIT_GFN_STRDUP] = {"strdup", "strdup"},
     [KIT_GFN_STRNDUP] = {"strndup", "__interceptor_strndup"},
     [KIT_GFN_MEMPCPY] = {"mempcpy", "mempcpy"},
+    [KIT_GFN_STRSPN] = {"strspn", "__interceptor_strspn"},
+    [KIT_GFN_STRCSPN] = {"strcspn", "strcspn"},
+    [KIT_GFN_STRPBRK] = {"strpbrk", "__interceptor_strpbrk"},
+    [KIT_GFN_STRTOK] = {"strtok", "strtok"},
+    [KIT_GFN_STRNCASECMP] = {"strncasecmp", "__interceptor_strncasecmp"},
 };
 
 const char *kit_guest_fn_libc_name(KitGuestFn fn) { return fn > 0 && fn < KIT_GFN_COUNT ? names[fn].libc : NULL; }
@@ -70,6 +75,23 @@ static inline uint8_t *H(uintptr_t a) { return (uint8_t *)(a + kit_guest_delta()
 static size_t slen(uintptr_t s) { return strlen((const char *)H(s)); }
 
 static bool on(void) { return kit_guest_ready() && !kit_san_in_report; }
+
+/* the length of s's prefix of bytes in set (in) or not in it (!in); the
+ * terminator is never in it */
+static size_t span(uintptr_t s, uintptr_t set, bool in) {
+  bool table[256] = {false};
+  for (const uint8_t *p = H(set); *p; p++)
+    table[*p] = true;
+  const uint8_t *q = H(s);
+  size_t i = 0;
+  while (q[i] && table[q[i]] == in)
+    i++;
+  return i;
+}
+
+/* where the guest's strtok goes on: the runtime's strtok replaces libc's
+ * whole, with its state */
+static uintptr_t strtok_next;
 
 typedef struct {
   uintptr_t entry;
@@ -144,6 +166,32 @@ static uintptr_t do_realloc(const Ctx *c, uintptr_t p, size_t size, uintptr_t ca
 }
 
 static bool pow2(size_t a) { return a && !(a & (a - 1)); }
+
+/* strtok with clang's checks without strict_string_checks: a byte of the
+ * string and of the delimiters, then the token, or the whole string when it
+ * has none */
+static uintptr_t guest_strtok(const Ctx *c, uintptr_t str, uintptr_t delim) {
+  if (str)
+    READ(str, 1);
+  READ(delim, 1);
+  uintptr_t tok = str ? str : strtok_next;
+  if (!tok)
+    return 0;
+  tok += span(tok, delim, true);
+  if (!H(tok)[0]) {
+    strtok_next = tok;
+    tok = 0;
+  } else {
+    uintptr_t end = tok + span(tok, delim, false);
+    strtok_next = H(end)[0] ? end + 1 : end;
+    H(end)[0] = 0;
+  }
+  if (tok)
+    READ(tok, slen(tok) + 1);
+  else if (str)
+    READ(str, slen(str) + 1);
+  return tok;
+}
 
 /* ---- the dispatcher ---- */
 
@@ -326,6 +374,16 @@ uint64_t kit_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, const 
     READ(s, i + 1);
     return (uint64_t)(int64_t)(tolower(x[i]) - tolower(y[i]));
   }
+  case KIT_GFN_STRNCASECMP: {
+    const uint8_t *x = H(d), *y = H(s);
+    size_t i = 0;
+    while (i < n && x[i] && tolower(x[i]) == tolower(y[i]))
+      i++;
+    size_t k = i < n ? i + 1 : n;
+    READ(d, k);
+    READ(s, k);
+    return i < n ? (uint64_t)(int64_t)(tolower(x[i]) - tolower(y[i])) : 0;
+  }
   case KIT_GFN_STRCHR:
   case KIT_GFN_STRCHRNUL: {
     const uint8_t *p = H(d);
@@ -375,6 +433,20 @@ uint64_t kit_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, const 
     }
     return p;
   }
+  case KIT_GFN_STRSPN:
+  case KIT_GFN_STRCSPN:
+  case KIT_GFN_STRPBRK: {
+    /* as clang's interceptors: the set and the bytes scanned, terminator
+     * or match included, exactly (glibc's own read words past the end) */
+    size_t r = span(d, s, fn == KIT_GFN_STRSPN);
+    READ(s, slen(s) + 1);
+    READ(d, r + 1);
+    if (fn != KIT_GFN_STRPBRK)
+      return r;
+    return H(d)[r] ? d + r : 0;
+  }
+  case KIT_GFN_STRTOK:
+    return guest_strtok(c, d, s);
   default:
     return NEG(ENOSYS);
   }

@@ -194,6 +194,17 @@ __attribute__((noinline)) int strcasecmp(const char *a, const char *b) {
   return tolower((unsigned char)a[i]) - tolower((unsigned char)b[i]);
 }
 
+__attribute__((noinline)) int __interceptor_strncasecmp(const char *a, const char *b, size_t n) {
+  size_t i = 0;
+  while (i < n && a[i] && tolower((unsigned char)a[i]) == tolower((unsigned char)b[i]))
+    i++;
+  size_t k = i < n ? i + 1 : n;
+  READ(a, k);
+  READ(b, k);
+  return i < n ? tolower((unsigned char)a[i]) - tolower((unsigned char)b[i]) : 0;
+}
+ALIAS(strncasecmp, __interceptor_strncasecmp);
+
 __attribute__((noinline)) char *strchr(const char *s, int c) {
   const char *p = s;
   while (*p && *p != (char)c)
@@ -273,3 +284,67 @@ __attribute__((noinline)) char *__interceptor_strndup(const char *s, size_t max)
   return d;
 }
 ALIAS(strndup, __interceptor_strndup);
+
+/* strspn, strcspn, strpbrk: clang checks the set and the bytes scanned, the
+ * terminator or the match included */
+static size_t span(const char *s, const char *set, bool in) {
+  bool table[256] = {false};
+  for (const unsigned char *p = (const unsigned char *)set; *p; p++)
+    table[*p] = true;
+  const unsigned char *q = (const unsigned char *)s;
+  size_t i = 0;
+  while (q[i] && table[q[i]] == in)
+    i++;
+  return i;
+}
+
+__attribute__((noinline)) size_t __interceptor_strspn(const char *s, const char *accept) {
+  size_t r = span(s, accept, true);
+  READ(accept, slen(accept) + 1);
+  READ(s, r + 1);
+  return r;
+}
+ALIAS(strspn, __interceptor_strspn);
+
+__attribute__((noinline)) size_t strcspn(const char *s, const char *reject) {
+  size_t r = span(s, reject, false);
+  READ(reject, slen(reject) + 1);
+  READ(s, r + 1);
+  return r;
+}
+
+__attribute__((noinline)) char *__interceptor_strpbrk(const char *s, const char *accept) {
+  size_t r = span(s, accept, false);
+  READ(accept, slen(accept) + 1);
+  READ(s, r + 1);
+  return s[r] ? (char *)s + r : NULL;
+}
+ALIAS(strpbrk, __interceptor_strpbrk);
+
+/* strtok as clang checks it without strict_string_checks: a byte of the
+ * string and of the delimiters, then the token, or the whole string when it
+ * has none (the state is global, as glibc's) */
+static char *strtok_next;
+
+__attribute__((noinline)) char *strtok(char *str, const char *delim) {
+  if (str)
+    READ(str, 1);
+  READ(delim, 1);
+  char *tok = str ? str : strtok_next;
+  if (!tok)
+    return NULL;
+  tok += span(tok, delim, true);
+  if (!*tok) {
+    strtok_next = tok;
+    tok = NULL;
+  } else {
+    char *end = tok + span(tok, delim, false);
+    strtok_next = *end ? end + 1 : end;
+    *end = 0;
+  }
+  if (tok)
+    READ(tok, slen(tok) + 1);
+  else if (str)
+    READ(str, slen(str) + 1);
+  return tok;
+}

@@ -1,0 +1,13 @@
+/* strcspn_over.c — heap-buffer-overflow: strcspn reads past an unterminated chunk. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int main(void) {
+  char *p = malloc(4);
+  memcpy(p, "abcd", 4);
+  size_t r = strcspn(p, "xy");
+  free(p);
+  return r == 12345;
+}

@@ -1,0 +1,13 @@
+/* strncasecmp_over.c — heap-buffer-overflow: strncasecmp reads past an unterminated chunk. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int main(void) {
+  char *p = malloc(4);
+  memcpy(p, "abcd", 4);
+  int r = strncasecmp(p, "ABCDEFGH", 8);
+  free(p);
+  return r == 12345;
+}
