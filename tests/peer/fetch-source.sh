@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/peer/fetch-source.sh PACKAGE — fetch a Debian source package with
-# `apt-get source` (never committed to the repo), extract it under
+# `apt-get source` (never committed to the repo; the newest listed version
+# the mirror serves), extract it under
 # ${KIT_CACHE:-$HOME/.cache/kit}/src/PACKAGE and print the extracted directory.
 # Needs a deb-src entry: when none is configured, one is added as a copy of
 # the Debian `deb` entry (kit-peer-src.sources) and `apt-get update` runs once.
@@ -25,7 +26,16 @@ if ! apt-cache showsrc "$pkg" >/dev/null 2>&1 || [ -z "$(apt-cache showsrc "$pkg
   $SUDO apt-get update -qq >&2
 fi
 mkdir -p "$dest"
-(cd "$dest" && apt-get source -qq "$pkg" >&2)
+# newest version first; a mirror may list a (security) version whose files it
+# does not carry, so each older one listed by apt-cache showsrc is tried next
+versions=$(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -u | sort -V -r)
+got=0
+for v in $versions; do
+  rm -rf "${dest:?}"/*
+  if (cd "$dest" && apt-get source -qq "$pkg=$v" >&2); then got=1; break; fi
+  echo "fetch-source.sh: $pkg $v could not be fetched; trying an older version" >&2
+done
+[ $got -eq 1 ] || { echo "fetch-source.sh: apt-get source $pkg failed" >&2; exit 1; }
 # the unpacked source tree is the directory holding debian/
 dir=$(dirname "$(find "$dest" -mindepth 2 -maxdepth 2 -type d -name debian | head -n1)")
 [ -n "$dir" ] || { echo "fetch-source.sh: apt-get source $pkg produced no directory" >&2; exit 1; }
