@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/peer/fetch-source.sh PACKAGE — fetch a Debian source package with
-# `apt-get source` (never committed to the repo), extract it under
+# `apt-get source` (never committed to the repo; the newest listed version
+# the mirror serves), extract it under
 # ${KIT_CACHE:-$HOME/.cache/kit}/src/PACKAGE and print the extracted directory.
 # Needs a deb-src entry: when none is configured, one is added as a copy of
 # the Debian `deb` entry (kit-peer-src.sources) and `apt-get update` runs once.
