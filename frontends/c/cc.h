@@ -16,11 +16,14 @@ typedef struct CDiag {
   FILE *out;
   int errors, warnings;
   bool werror, no_warnings;
+  bool fatal;     /* a fatal error ended the unit: later diagnostics are dropped */
 } CDiag;
 
 void c_error(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void c_warning(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void c_note(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* an error after which the unit is not worth reading on (its notes go with it) */
+void c_fatal(CDiag *d, CPos pos, const char *note, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- allocation ---------------------------------------------------------------
  * The frontend allocates from one arena freed at the end of a compilation. */
@@ -36,6 +39,7 @@ unsigned c_arena_generation(void);
 typedef struct CParseOptions {
   long std_version;   /* 199901, 201112, 201710 */
   bool gnu;           /* gnu* modes: GNU keywords without underscores (typeof, asm) */
+  int bracket_depth;  /* -fbracket-depth: most ( [ { of one kind open at once; 0 = 256, clang's */
 } CParseOptions;
 
 /* Parse a whole translation unit from the preprocessor. Returns the unit

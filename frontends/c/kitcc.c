@@ -38,6 +38,7 @@ typedef struct Options {
   bool debug, pic, no_warnings, werror, nostdinc, verbose, time_report;
   int opt_level;
   int omit_fp;           /* -f[no-]omit-frame-pointer: 1, 0; -1 = at -O1 and up without sanitizers */
+  int bracket_depth;     /* -fbracket-depth=N; 0 = the parser's default */
   long std_version;
   bool gnu;
   const char *lang;      /* -x c */
@@ -131,6 +132,15 @@ static void parse_args(int argc, char **argv, Options *o) {
     else if (!strcmp(a, "-ftime-report")) o->time_report = true;
     else if (!strcmp(a, "-fomit-frame-pointer")) o->omit_fp = 1;
     else if (!strcmp(a, "-fno-omit-frame-pointer")) o->omit_fp = 0;
+    else if (!strncmp(a, "-fbracket-depth=", 16)) {
+      char *end;
+      long n = strtol(a + 16, &end, 10);
+      if (*end || end == a + 16 || n <= 0 || n > 1000000) {
+        fprintf(stderr, "kitcc: error: invalid value '%s' in '%s'\n", a + 16, a);
+        exit(1);
+      }
+      o->bracket_depth = (int)n;
+    }
     else if (!strcmp(a, "--help")) {
       usage();
       exit(0);
@@ -319,7 +329,7 @@ static int compile(const Options *o, const char *src, const char *out) {
     return rc ? 1 : 0;
   }
   CDiag diag = {.pp = pp, .out = stderr, .werror = o->werror, .no_warnings = o->no_warnings};
-  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu};
+  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu, .bracket_depth = o->bracket_depth};
   CUnit *u = c_parse(pp, &diag, &popt);
   phase_done(&clk, "preprocess+parse");
   int rc = 0;
