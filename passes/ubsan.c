@@ -172,16 +172,17 @@ static KitCgSym handler(Ub *U, const char *name, bool abort) {
 }
 
 /* Move insts [pos, end) of blk into a new block; the successors' phis now
- * name the new block as their predecessor. */
+ * name the new block as their predecessor. The new block takes over that
+ * part of the array in place (a block checked op by op is split as often as
+ * it has checks: copying its tail each time would be quadratic); both caps
+ * end where the parts do, so the next append to either copies it out. */
 static KitCgBlkId split(Ub *U, KitCgBlkId blk, uint32_t pos) {
   KitCgBlkId nb = kit_cg_block_new(U->m, U->f);
   KitCgBlock *ob = &U->f->blocks[blk], *n = &U->f->blocks[nb];
   uint32_t cnt = ob->ninsts - pos;
-  n->insts = kit_cg_alloc(U->m, (cnt ? cnt : 1) * sizeof(KitCgInst));
-  n->cap = cnt ? cnt : 1;
-  memcpy(n->insts, ob->insts + pos, cnt * sizeof(KitCgInst));
-  n->ninsts = cnt;
-  ob->ninsts = pos;
+  n->insts = ob->insts + pos;
+  n->ninsts = n->cap = cnt;
+  ob->ninsts = ob->cap = pos;
   const KitCgBlkId *succ;
   uint32_t ns = kit_cg_block_succs(U->f, nb, &succ);
   for (uint32_t s = 0; s < ns; s++) {

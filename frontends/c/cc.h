@@ -16,11 +16,14 @@ typedef struct CDiag {
   FILE *out;
   int errors, warnings;
   bool werror, no_warnings;
+  bool fatal;     /* a fatal error ended the unit: later diagnostics are dropped */
 } CDiag;
 
 void c_error(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void c_warning(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void c_note(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* an error after which the unit is not worth reading on (its notes go with it) */
+void c_fatal(CDiag *d, CPos pos, const char *note, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- allocation ---------------------------------------------------------------
  * The frontend allocates from one arena freed at the end of a compilation. */
@@ -38,6 +41,7 @@ typedef struct CParseOptions {
   bool gnu;           /* gnu* modes: GNU keywords without underscores (typeof, asm) */
   bool gnu89_inline;  /* -fgnu89-inline (the default before C99): `inline` defines the
                          external symbol too, `extern inline` is an inline-only body */
+  int bracket_depth;  /* -fbracket-depth: most ( [ { of one kind open at once; 0 = 256, clang's */
 } CParseOptions;
 
 /* Parse a whole translation unit from the preprocessor. Returns the unit

@@ -18,6 +18,7 @@ static void emit(CDiag *d, CPos pos, const char *kind, const char *fmt, va_list 
 }
 
 void c_error(CDiag *d, CPos pos, const char *fmt, ...) {
+  if (d->fatal) return;
   va_list ap;
   va_start(ap, fmt);
   emit(d, pos, "error", fmt, ap);
@@ -26,7 +27,7 @@ void c_error(CDiag *d, CPos pos, const char *fmt, ...) {
 }
 
 void c_warning(CDiag *d, CPos pos, const char *fmt, ...) {
-  if (d->no_warnings) return;
+  if (d->no_warnings || d->fatal) return;
   va_list ap;
   va_start(ap, fmt);
   emit(d, pos, d->werror ? "error" : "warning", fmt, ap);
@@ -38,9 +39,27 @@ void c_warning(CDiag *d, CPos pos, const char *fmt, ...) {
 }
 
 void c_note(CDiag *d, CPos pos, const char *fmt, ...) {
-  if (d->no_warnings) return;
+  if (d->no_warnings || d->fatal) return;
   va_list ap;
   va_start(ap, fmt);
   emit(d, pos, "note", fmt, ap);
   va_end(ap);
+}
+
+static void emit_plain(CDiag *d, CPos pos, const char *kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emit(d, pos, kind, fmt, ap);
+  va_end(ap);
+}
+
+void c_fatal(CDiag *d, CPos pos, const char *note, const char *fmt, ...) {
+  if (d->fatal) return;
+  va_list ap;
+  va_start(ap, fmt);
+  emit(d, pos, "fatal error", fmt, ap);
+  va_end(ap);
+  if (note) emit_plain(d, pos, "note", "%s", note);
+  d->errors++;
+  d->fatal = true;
 }

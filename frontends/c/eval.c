@@ -2,6 +2,8 @@
  * (with the arithmetic of their C types), floating constants, and address
  * constants for static initializers (&object + offset, string literals,
  * function designators, the offsetof idiom). */
+#include <stdlib.h>
+
 #include "cc.h"
 
 static int64_t wrap(int64_t v, CType *t) {
@@ -23,8 +25,38 @@ static bool is_unsigned_type(CType *t) {
   return t->is_unsigned || t->kind == TY_PTR;
 }
 
+static bool is_float_arith(CExpr *e) {
+  return (e->kind == EX_ADD || e->kind == EX_SUB || e->kind == EX_MUL || e->kind == EX_DIV) && type_is_float(e->type);
+}
+
+/* 1.0 + 2.0 + ...: as eval_int_chain, down the left spine with a stack of our own */
+static bool eval_float_chain(CExpr *e, long double *out) {
+  CExpr **spine = NULL;
+  size_t n = 0, cap = 0;
+  for (; is_float_arith(e); e = e->lhs) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      spine = realloc(spine, cap * sizeof *spine);
+      if (!spine) abort();
+    }
+    spine[n++] = e;
+  }
+  long double v, b;
+  bool ok = n && c_eval_float(e, &v);
+  while (ok && n--) {
+    CExpr *op = spine[n];
+    ok = c_eval_float(op->rhs, &b);
+    v = op->kind == EX_ADD ? v + b : op->kind == EX_SUB ? v - b : op->kind == EX_MUL ? v * b : v / b;
+    if (type_unqual(op->type)->kind == TY_FLOAT) v = (float)v;
+    else if (type_unqual(op->type)->kind == TY_DOUBLE) v = (double)v;
+  }
+  free(spine);
+  if (ok) *out = v;
+  return ok;
+}
+
 bool c_eval_float(CExpr *e, long double *out) {
-  long double a, b;
+  long double a;
   int64_t i;
   switch (e->kind) {
   case EX_FLOAT:
@@ -52,11 +84,7 @@ bool c_eval_float(CExpr *e, long double *out) {
     *out = -a;
     return true;
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV:
-    if (!type_is_float(e->type) || !c_eval_float(e->lhs, &a) || !c_eval_float(e->rhs, &b)) return false;
-    *out = e->kind == EX_ADD ? a + b : e->kind == EX_SUB ? a - b : e->kind == EX_MUL ? a * b : a / b;
-    if (type_unqual(e->type)->kind == TY_FLOAT) *out = (float)*out;
-    else if (type_unqual(e->type)->kind == TY_DOUBLE) *out = (double)*out;
-    return true;
+    return eval_float_chain(e, out);
   case EX_COND:
     if (!c_eval_int(e->cond, &i) && !(type_is_float(e->cond->type) && c_eval_float(e->cond, &a) && ((i = a != 0), 1)))
       return false;
@@ -66,6 +94,77 @@ bool c_eval_float(CExpr *e, long double *out) {
   default:
     return false;
   }
+}
+
+static bool is_int_arith(CExprKind k) {
+  switch (k) {
+  case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD: case EX_SHL: case EX_SHR:
+  case EX_BAND: case EX_BOR: case EX_BXOR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* e's operator on its operands' values a and b, in e's type */
+static bool fold_int(CExpr *e, int64_t a, int64_t b, int64_t *out) {
+  bool u = is_unsigned_type(e->type);
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  int64_t r;
+  switch (e->kind) {
+  case EX_ADD: r = (int64_t)(ua + ub); break;
+  case EX_SUB: r = (int64_t)(ua - ub); break;
+  case EX_MUL: r = (int64_t)(ua * ub); break;
+  case EX_DIV:
+    if (!b) return false;
+    if (u) r = (int64_t)((uint64_t)wrap(a, e->type) / (uint64_t)wrap(b, e->type));
+    else r = (a == INT64_MIN && b == -1) ? a : a / b;
+    break;
+  case EX_MOD:
+    if (!b) return false;
+    if (u) r = (int64_t)((uint64_t)wrap(a, e->type) % (uint64_t)wrap(b, e->type));
+    else r = (b == -1) ? 0 : a % b;
+    break;
+  case EX_SHL: r = b >= 64 || b < 0 ? 0 : (int64_t)(ua << b); break;
+  case EX_SHR: {
+    int bits = type_unqual(e->type)->size * 8;
+    if (b >= 64 || b < 0) {
+      r = u || a >= 0 ? 0 : -1;
+    } else if (u) {
+      uint64_t x = bits < 64 ? ua & ((1ull << bits) - 1) : ua;
+      r = (int64_t)(x >> b);
+    } else {
+      r = a >> b;
+    }
+    break;
+  }
+  case EX_BAND: r = a & b; break;
+  case EX_BOR: r = a | b; break;
+  default: r = a ^ b; break;
+  }
+  *out = wrap(r, e->type);
+  return true;
+}
+
+/* 1 + 2 + 3 ...: the left operands nest as deep as the chain is long; walk
+ * down that spine iteratively, then fold back up it */
+static bool eval_int_chain(CExpr *e, int64_t *out) {
+  CExpr **spine = NULL;
+  size_t n = 0, cap = 0;
+  for (; is_int_arith(e->kind) && type_is_integer(e->type); e = e->lhs) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      spine = realloc(spine, cap * sizeof *spine);
+      if (!spine) abort();
+    }
+    spine[n++] = e;
+  }
+  int64_t v, b;
+  bool ok = !is_int_arith(e->kind) && c_eval_int(e, &v);
+  while (ok && n--) ok = c_eval_int(spine[n]->rhs, &b) && fold_int(spine[n], v, b, &v);
+  free(spine);
+  if (ok) *out = v;
+  return ok;
 }
 
 bool c_eval_int(CExpr *e, int64_t *out) {
@@ -116,46 +215,8 @@ bool c_eval_int(CExpr *e, int64_t *out) {
     *out = !a;
     return true;
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD: case EX_SHL: case EX_SHR:
-  case EX_BAND: case EX_BOR: case EX_BXOR: {
-    if (!type_is_integer(e->type)) return false;
-    if (!c_eval_int(e->lhs, &a) || !c_eval_int(e->rhs, &b)) return false;
-    bool u = is_unsigned_type(e->type);
-    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-    int64_t r;
-    switch (e->kind) {
-    case EX_ADD: r = (int64_t)(ua + ub); break;
-    case EX_SUB: r = (int64_t)(ua - ub); break;
-    case EX_MUL: r = (int64_t)(ua * ub); break;
-    case EX_DIV:
-      if (!b) return false;
-      if (u) r = (int64_t)((uint64_t)wrap(a, e->type) / (uint64_t)wrap(b, e->type));
-      else r = (a == INT64_MIN && b == -1) ? a : a / b;
-      break;
-    case EX_MOD:
-      if (!b) return false;
-      if (u) r = (int64_t)((uint64_t)wrap(a, e->type) % (uint64_t)wrap(b, e->type));
-      else r = (b == -1) ? 0 : a % b;
-      break;
-    case EX_SHL: r = b >= 64 || b < 0 ? 0 : (int64_t)(ua << b); break;
-    case EX_SHR: {
-      int bits = type_unqual(e->type)->size * 8;
-      if (b >= 64 || b < 0) {
-        r = u || a >= 0 ? 0 : -1;
-      } else if (u) {
-        uint64_t x = bits < 64 ? ua & ((1ull << bits) - 1) : ua;
-        r = (int64_t)(x >> b);
-      } else {
-        r = a >> b;
-      }
-      break;
-    }
-    case EX_BAND: r = a & b; break;
-    case EX_BOR: r = a | b; break;
-    default: r = a ^ b; break;
-    }
-    *out = wrap(r, e->type);
-    return true;
-  }
+  case EX_BAND: case EX_BOR: case EX_BXOR:
+    return eval_int_chain(e, out);
   case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE: {
     if (type_is_float(e->lhs->type)) {
       long double x, y;
@@ -238,6 +299,43 @@ static bool lvalue_addr(CExpr *e, CAddrConst *out) {
   }
 }
 
+/* (intptr_t)&x + 4 - 2, 4 + (intptr_t)&x: an address plus integers. Up the
+ * left spine of + and - from its bottom, keeping both what the part so far
+ * is as an address and as an integer (each level needs one of them), so
+ * that a long chain costs neither deep recursion nor a rescan per level. */
+static bool eval_addr_chain(CExpr *e, CAddrConst *out) {
+  CExpr **spine = NULL;
+  size_t n = 0, cap = 0;
+  for (; e->kind == EX_ADD || e->kind == EX_SUB; e = e->lhs) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      spine = realloc(spine, cap * sizeof *spine);
+      if (!spine) abort();
+    }
+    spine[n++] = e;
+  }
+  CAddrConst a, b;
+  int64_t iv, v;
+  bool addr_ok = c_eval_addr(e, &a), int_ok = c_eval_int(e, &iv);
+  while ((addr_ok || int_ok) && n--) {
+    CExpr *op = spine[n];
+    bool rhs_int = c_eval_int(op->rhs, &v);
+    if (addr_ok && rhs_int) {
+      a.offset += op->kind == EX_ADD ? v : -v;
+    } else if (op->kind == EX_ADD && int_ok && c_eval_addr(op->rhs, &b)) {
+      a = b;
+      a.offset += iv;
+      addr_ok = true;
+    } else {
+      addr_ok = false;
+    }
+    int_ok = int_ok && rhs_int && type_is_integer(op->type) && fold_int(op, iv, v, &iv);
+  }
+  free(spine);
+  if (addr_ok) *out = a;
+  return addr_ok;
+}
+
 bool c_eval_addr(CExpr *e, CAddrConst *out) {
   *out = (CAddrConst){0};
   int64_t v;
@@ -280,21 +378,8 @@ bool c_eval_addr(CExpr *e, CAddrConst *out) {
     if (!c_eval_addr(e->lhs, out) || !c_eval_int(e->rhs, &v)) return false;
     out->offset += (e->kind == EX_PTRADD ? v : -v) * e->step;
     return true;
-  case EX_ADD: case EX_SUB: {
-    /* (intptr_t)&x + 4 */
-    CAddrConst a;
-    if (c_eval_addr(e->lhs, &a) && c_eval_int(e->rhs, &v)) {
-      *out = a;
-      out->offset += e->kind == EX_ADD ? v : -v;
-      return true;
-    }
-    if (e->kind == EX_ADD && c_eval_int(e->lhs, &v) && c_eval_addr(e->rhs, &a)) {
-      *out = a;
-      out->offset += v;
-      return true;
-    }
-    return false;
-  }
+  case EX_ADD: case EX_SUB:
+    return eval_addr_chain(e, out);
   case EX_COND:
     if (!c_eval_int(e->cond, &v)) return false;
     return c_eval_addr(v ? (e->lhs ? e->lhs : e->cond) : e->rhs, out);

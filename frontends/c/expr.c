@@ -359,7 +359,16 @@ static CExpr *cond_result(Parser *p, CExpr *e, CExpr *a, CExpr *b) {
   return e;
 }
 
+static CExpr *cond_expr(Parser *p);
+
 CExpr *parse_cond_expr(Parser *p) {
+  if (!nest_enter(p)) return new_int(0, ty_int, tok(p)->pos);
+  CExpr *e = cond_expr(p);
+  nest_leave(p);
+  return e;
+}
+
+static CExpr *cond_expr(Parser *p) {
   CExpr *c = parse_binary(p, 1);
   if (!is_punct(tok(p), "?")) return c;
   CPos pos = next(p)->pos;
@@ -422,7 +431,16 @@ static CExpr *op_assign(Parser *p, CExprKind op, CExpr *lhs, CExpr *rhs, CPos po
   return e;
 }
 
+static CExpr *assign_expr(Parser *p);
+
 CExpr *parse_assign(Parser *p) {
+  if (!nest_enter(p)) return new_int(0, ty_int, tok(p)->pos);
+  CExpr *e = assign_expr(p);
+  nest_leave(p);
+  return e;
+}
+
+static CExpr *assign_expr(Parser *p) {
   CExpr *lhs = parse_cond_expr(p);
   PTok *t = tok(p);
   if (t->kind != CT_PUNCT) return lhs;
@@ -570,7 +588,16 @@ static CExpr *incdec(Parser *p, CExprKind k, CExpr *e, CPos pos) {
   return r;
 }
 
+static CExpr *unary_expr(Parser *p);
+
 static CExpr *parse_unary(Parser *p) {
+  if (!nest_enter(p)) return new_int(0, ty_int, tok(p)->pos);
+  CExpr *e = unary_expr(p);
+  nest_leave(p);
+  return e;
+}
+
+static CExpr *unary_expr(Parser *p) {
   PTok *t = tok(p);
   CPos pos = t->pos;
   if (t->kind == CT_PUNCT) {

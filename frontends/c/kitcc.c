@@ -40,6 +40,7 @@ typedef struct Options {
   int omit_fp;           /* -f[no-]omit-frame-pointer: 1, 0; -1 = at -O1 and up without sanitizers */
   int gnu89_inline;      /* -f[no-]gnu89-inline: 1, 0; -1 = as the -std= (gnu89 semantics before C99) */
   bool wrapv, instrument_functions; /* -fwrapv, -finstrument-functions */
+  int bracket_depth;     /* -fbracket-depth=N; 0 = the parser's default */
   long std_version;
   bool gnu;
   const char *lang;      /* -x c */
@@ -139,6 +140,15 @@ static void parse_args(int argc, char **argv, Options *o) {
     else if (!strcmp(a, "-fgnu89-inline")) o->gnu89_inline = 1;
     else if (!strcmp(a, "-fno-gnu89-inline")) o->gnu89_inline = 0;
     else if (!strcmp(a, "-finstrument-functions")) o->instrument_functions = true;
+    else if (!strncmp(a, "-fbracket-depth=", 16)) {
+      char *end;
+      long n = strtol(a + 16, &end, 10);
+      if (*end || end == a + 16 || n <= 0 || n > 1000000) {
+        fprintf(stderr, "kitcc: error: invalid value '%s' in '%s'\n", a + 16, a);
+        exit(1);
+      }
+      o->bracket_depth = (int)n;
+    }
     else if (!strcmp(a, "--help")) {
       usage();
       exit(0);
@@ -333,7 +343,8 @@ static int compile(const Options *o, const char *src, const char *out) {
     return rc ? 1 : 0;
   }
   CDiag diag = {.pp = pp, .out = stderr, .werror = o->werror, .no_warnings = o->no_warnings};
-  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu, .gnu89_inline = gnu89_inline(o)};
+  CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu, .gnu89_inline = gnu89_inline(o),
+                        .bracket_depth = o->bracket_depth};
   CUnit *u = c_parse(pp, &diag, &popt);
   phase_done(&clk, "preprocess+parse");
   int rc = 0;

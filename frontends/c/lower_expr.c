@@ -4,6 +4,7 @@
  * short-circuit logic. Calls and builtins are in lower_call.c. */
 #include "lower.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower_expr.h"
@@ -459,23 +460,42 @@ KitCgVal lower_cond(Lower *L, CExpr *e) {
   return to_bool_i1(L, v, e->type);
 }
 
+/* a && b || c ...: the left operands nest as deep as the chain is long, so
+ * the right operands wait on a stack of our own, each with its block and targets */
+typedef struct PendingCond {
+  CExpr *rhs;
+  KitCgBlkId mid, t, f;
+} PendingCond;
+
 void lower_cond_branch(Lower *L, CExpr *e, KitCgBlkId t, KitCgBlkId f) {
-  if (e->kind == EX_LAND || e->kind == EX_LOR) {
-    KitCgBlkId mid = lower_new_block(L);
-    if (e->kind == EX_LAND)
-      lower_cond_branch(L, e->lhs, mid, f);
-    else
-      lower_cond_branch(L, e->lhs, t, mid);
-    lower_start_block(L, mid);
-    lower_cond_branch(L, e->rhs, t, f);
-    return;
+  PendingCond *pending = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (e->kind == EX_LNOT) {
+      KitCgBlkId swap = t;
+      t = f;
+      f = swap;
+    } else if (e->kind == EX_LAND || e->kind == EX_LOR) {
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        pending = realloc(pending, cap * sizeof *pending);
+        if (!pending) abort();
+      }
+      KitCgBlkId mid = lower_new_block(L);
+      pending[n++] = (PendingCond){e->rhs, mid, t, f};
+      if (e->kind == EX_LAND) t = mid;
+      else f = mid;
+    } else {
+      break;
+    }
+    e = e->lhs;
   }
-  if (e->kind == EX_LNOT) {
-    lower_cond_branch(L, e->lhs, f, t);
-    return;
+  kit_cg_condbr(&L->b, lower_cond(L, e), t, f);
+  while (n--) {
+    lower_start_block(L, pending[n].mid);
+    lower_cond_branch(L, pending[n].rhs, pending[n].t, pending[n].f);
   }
-  KitCgVal c = lower_cond(L, e);
-  kit_cg_condbr(&L->b, c, t, f);
+  free(pending);
 }
 
 /* && || as values: i1 through a phi */
@@ -675,6 +695,45 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
   return r;
 }
 
+static bool is_chain_op(CExprKind k) {
+  switch (k) {
+  case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
+  case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR:
+  case EX_COMMA:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* a + b + c ... and a, b, c ...: the parser nests them to the left, as deep as
+ * the expression is long; walk that spine with a stack of our own, not the C stack */
+static KitCgVal lower_chain(Lower *L, CExpr *e) {
+  CExpr **spine = NULL;
+  size_t n = 0, cap = 0;
+  for (; is_chain_op(e->kind); e = e->lhs) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      spine = realloc(spine, cap * sizeof *spine);
+      if (!spine) abort();
+    }
+    spine[n++] = e;
+  }
+  KitCgVal v = lower_expr(L, e);
+  while (n--) {
+    CExpr *op = spine[n];
+    KitCgVal b = lower_expr(L, op->rhs);
+    if (op->kind == EX_COMMA) {
+      v = b;
+      continue;
+    }
+    lower_set_loc(L, op->pos);
+    v = lower_arith(L, op->kind, v, b, op->type, op->rhs->type);
+  }
+  free(spine);
+  return v;
+}
+
 KitCgVal lower_expr(Lower *L, CExpr *e) {
   lower_set_loc(L, e->pos);
   switch (e->kind) {
@@ -729,11 +788,9 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return r;
   }
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
-  case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR: {
-    KitCgVal a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
-    lower_set_loc(L, e->pos);
-    return lower_arith(L, e->kind, a, b, e->type, e->rhs->type);
-  }
+  case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR:
+  case EX_COMMA:
+    return lower_chain(L, e);
   case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE:
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), compare(L, e));
   case EX_LAND: case EX_LOR: {
@@ -790,9 +847,6 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return opassign(L, e);
   case EX_COND:
     return conditional(L, e);
-  case EX_COMMA:
-    lower_expr(L, e->lhs);
-    return lower_expr(L, e->rhs);
   case EX_CALL:
     return lower_call(L, e);
   case EX_STMT_EXPR:

@@ -78,10 +78,35 @@ static Kw classify(Parser *p, const char *s, size_t n) {
 bool is_punct(PTok *t, const char *s) { return t->kind == CT_PUNCT && strcmp(t->text, s) == 0; }
 bool is_kw(PTok *t, Kw kw) { return t->kind == CT_IDENT && t->kw == kw; }
 
+/* A fatal error: the parse goes on at the end of input, where every
+ * production returns at once, and the diagnostics are silent from here. */
+static void stop_parsing(Parser *p) { p->pos = p->ntoks - 1; }
+
+static void bracket_overflow(Parser *p, PTok *t) {
+  int limit = p->opt->bracket_depth > 0 ? p->opt->bracket_depth : 256;
+  c_fatal(p->diag, t->pos, "use -fbracket-depth=N to increase maximum nesting level",
+          "bracket nesting level exceeded maximum of %d", limit);
+  stop_parsing(p);
+}
+
 PTok *next(Parser *p) {
   PTok *t = tok(p);
+  if (t->too_deep) {
+    bracket_overflow(p, t);
+    return tok(p);
+  }
   if (p->pos + 1 < p->ntoks) p->pos++;
   return t;
+}
+
+bool nest_enter(Parser *p) {
+  if (p->nesting >= PARSE_MAX_NESTING) {
+    c_fatal(p->diag, tok(p)->pos, NULL, "nesting level exceeded maximum of %d", PARSE_MAX_NESTING);
+    stop_parsing(p);
+    return false;
+  }
+  p->nesting++;
+  return true;
 }
 
 bool accept(Parser *p, const char *punct) {
@@ -143,6 +168,24 @@ static void on_pragma(void *user, const CTok *toks, size_t n) {
   }
 }
 
+/* clang's limit: at most N parentheses, N brackets and N braces open at
+ * once, each kind counted on its own; the first opener past it is marked */
+static void mark_bracket_depth(Parser *p) {
+  static const char opens[] = "([{", closes[] = ")]}";
+  int limit = p->opt->bracket_depth > 0 ? p->opt->bracket_depth : 256;
+  int depth[3] = {0};
+  for (size_t i = 0; i < p->ntoks; i++) {
+    PTok *t = &p->toks[i];
+    if (t->kind != CT_PUNCT || t->len != 1) continue;
+    const char *o = strchr(opens, t->text[0]), *c = strchr(closes, t->text[0]);
+    if (o && *o && ++depth[o - opens] > limit) {
+      t->too_deep = true;
+      return; /* the parse ends there */
+    }
+    if (c && *c && depth[c - closes] > 0) depth[c - closes]--;
+  }
+}
+
 static void load_tokens(Parser *p, CPP *pp) {
   size_t cap = 4096;
   p->toks = malloc(cap * sizeof(PTok));
@@ -161,8 +204,10 @@ static void load_tokens(Parser *p, CPP *pp) {
     d->len = t->len;
     d->pos = t->exp.line ? t->exp : t->pos;
     d->kw = t->kind == CT_IDENT ? classify(p, t->text, t->len) : KW_NONE;
+    d->too_deep = false;
     if (t->kind == CT_EOF) break;
   }
+  mark_bracket_depth(p);
 }
 
 void add_unit_obj(Parser *p, CObj *o) {

@@ -30,6 +30,7 @@ typedef struct PTok {
   const char *text;
   uint32_t len;
   CPos pos;
+  bool too_deep;         /* an opening bracket nested past the bracket depth limit */
 } PTok;
 
 /* what a name means in the ordinary name space */
@@ -94,6 +95,7 @@ typedef struct Parser {
   int nanon;
   int pack_align;        /* #pragma pack value, 0 = none */
   int param_depth;       /* > 0 inside a prototype's parameter list */
+  int nesting;           /* recursive expression and statement parses in progress */
   CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
   CStmtList **pending_tail;
 } Parser;
@@ -113,6 +115,12 @@ void expect(Parser *p, const char *punct);     /* error if missing (does not con
 PTok *next(Parser *p);                         /* consume and return the current token */
 const char *ident(Parser *p);                  /* consume an identifier or report; NULL on error */
 void skip_to(Parser *p, const char *punct);    /* error recovery: up to and over punct */
+/* The parser recurses once per nesting level, and so do the passes after it:
+ * nest_enter reports (fatally) a nesting past PARSE_MAX_NESTING instead of
+ * letting the stack overflow; each true return is paired with nest_leave. */
+#define PARSE_MAX_NESTING 10000
+bool nest_enter(Parser *p);
+static inline void nest_leave(Parser *p) { p->nesting--; }
 #define perror_at(p, pos, ...) c_error((p)->diag, (pos), __VA_ARGS__)
 #define pwarn_at(p, pos, ...) c_warning((p)->diag, (pos), __VA_ARGS__)
 

@@ -116,6 +116,7 @@ void cpp_free(CPP *pp) {
   free(pp->ctx);
   free(pp->conds);
   free(pp->mtab);
+  free(pp->hs_names);
   free(pp->deps);
   free(pp->events);
   while (pp->arena) {

@@ -20,8 +20,12 @@ enum {
   TF_PASTE = 1u << 8,       /* a ## operator of a macro body (not one from an argument) */
 };
 
+/* The macro names a token may no longer expand to (C11 6.10.3.4): a list in
+ * ascending order of the names' ids (pp_macro.c), tails shared between sets.
+ * A name expanded inside an expansion of a later-defined one (the usual
+ * order of macros built on one another) goes to the front in O(1). */
 typedef struct Hideset {
-  const char *name;
+  uint32_t id;
   struct Hideset *next;
 } Hideset;
 
@@ -72,6 +76,7 @@ typedef struct Cond {
 
 typedef struct Macro {
   const char *name;
+  uint32_t hs_id;        /* the name's id in hidesets, one per distinct name */
   bool funclike, variadic;
   int nparams;
   const char **params;
@@ -133,6 +138,8 @@ struct CPP {
   size_t nconds, capconds;
   Macro **mtab;
   size_t mtab_size, nmacros;
+  struct HsName { const char *name; uint32_t id; } *hs_names; /* name -> hideset id (open addressing) */
+  size_t hs_names_cap, hs_names_n;
   PushedMacro *pushed;
   Assertion *asserts;
   Tok *pending;          /* tokens read before the current file position */

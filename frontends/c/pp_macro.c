@@ -34,7 +34,35 @@ void pp_undef(CPP *pp, const char *name) {
   }
 }
 
+/* the id of a macro name in hidesets: ids count up in order of first definition */
+static uint32_t hs_name_id(CPP *pp, const char *name) {
+  if (pp->hs_names_n * 2 >= pp->hs_names_cap) {
+    size_t ncap = pp->hs_names_cap ? pp->hs_names_cap * 2 : 1024;
+    struct HsName *nt = calloc(ncap, sizeof *nt);
+    if (!nt) {
+      fprintf(stderr, "kitcc: out of memory\n");
+      exit(1);
+    }
+    for (size_t i = 0; i < pp->hs_names_cap; i++) {
+      if (!pp->hs_names[i].name) continue;
+      size_t j = hash_name(pp->hs_names[i].name) & (ncap - 1);
+      while (nt[j].name) j = (j + 1) & (ncap - 1);
+      nt[j] = pp->hs_names[i];
+    }
+    free(pp->hs_names);
+    pp->hs_names = nt;
+    pp->hs_names_cap = ncap;
+  }
+  size_t j = hash_name(name) & (pp->hs_names_cap - 1);
+  for (; pp->hs_names[j].name; j = (j + 1) & (pp->hs_names_cap - 1))
+    if (!strcmp(pp->hs_names[j].name, name)) return pp->hs_names[j].id;
+  pp->hs_names[j].name = name;
+  pp->hs_names[j].id = (uint32_t)++pp->hs_names_n;
+  return pp->hs_names[j].id;
+}
+
 void pp_set_macro(CPP *pp, Macro *m) {
+  m->hs_id = hs_name_id(pp, m->name);
   pp_undef(pp, m->name);
   if (pp->nmacros * 2 >= pp->mtab_size) {
     size_t ns = pp->mtab_size ? pp->mtab_size * 2 : 4096;
@@ -227,31 +255,75 @@ void pp_define_text(CPP *pp, const char *text) {
 
 /* ---- hidesets ---- */
 
-static bool hs_has(const Hideset *h, const char *name) {
-  for (; h; h = h->next)
-    if (h->name == name || !strcmp(h->name, name)) return true;
-  return false;
+static bool hs_has(const Hideset *h, uint32_t id) {
+  for (; h && h->id < id; h = h->next) {}
+  return h && h->id == id;
 }
 
-static Hideset *hs_add(CPP *pp, Hideset *h, const char *name) {
-  if (hs_has(h, name)) return h;
+static Hideset *hs_node(CPP *pp, uint32_t id, Hideset *next) {
   Hideset *n = pp_alloc(pp, sizeof *n);
-  n->name = name;
-  n->next = h;
+  n->id = id;
+  n->next = next;
   return n;
 }
 
+/* h with id: the nodes before its place are copied, the rest is shared */
+static Hideset *hs_add(CPP *pp, Hideset *h, uint32_t id) {
+  if (hs_has(h, id)) return h;
+  Hideset *head = NULL, **tail = &head;
+  for (; h && h->id < id; h = h->next, tail = &(*tail)->next) *tail = hs_node(pp, h->id, NULL);
+  *tail = hs_node(pp, id, h);
+  return head;
+}
+
+/* every id of a is in b; a tail the two share ends the walk */
+static bool hs_subset(const Hideset *a, const Hideset *b) {
+  for (; a && a != b; a = a->next, b = b->next) {
+    for (; b && b->id < a->id; b = b->next) {}
+    if (!b || b->id != a->id) return false;
+  }
+  return true;
+}
+
+/* Sets nested expansions make contain one another: the larger one is the
+ * answer as it is, without new nodes (the union of a chain of expansions
+ * would otherwise copy a longer list at each level). */
 static Hideset *hs_union(CPP *pp, Hideset *a, Hideset *b) {
-  if (!a) return b;
-  for (; b; b = b->next) a = hs_add(pp, a, b->name);
-  return a;
+  if (hs_subset(a, b)) return b;
+  if (hs_subset(b, a)) return a;
+  Hideset *head = NULL, **tail = &head;
+  while (a && b && a != b) { /* a shared tail ends the merge */
+    uint32_t id = a->id < b->id ? a->id : b->id;
+    if (a->id == id) a = a->next;
+    if (b->id == id) b = b->next;
+    *tail = hs_node(pp, id, NULL);
+    tail = &(*tail)->next;
+  }
+  *tail = a ? a : b;
+  return head;
 }
 
 static Hideset *hs_intersect(CPP *pp, Hideset *a, Hideset *b) {
-  Hideset *r = NULL;
-  for (; a; a = a->next)
-    if (hs_has(b, a->name)) r = hs_add(pp, r, a->name);
-  return r;
+  if (hs_subset(a, b)) return a;
+  if (hs_subset(b, a)) return b;
+  Hideset *head = NULL, **tail = &head;
+  while (a && b) {
+    if (a == b) {
+      *tail = a;
+      break;
+    }
+    if (a->id == b->id) {
+      *tail = hs_node(pp, a->id, NULL);
+      tail = &(*tail)->next;
+      a = a->next;
+      b = b->next;
+    } else if (a->id < b->id) {
+      a = a->next;
+    } else {
+      b = b->next;
+    }
+  }
+  return head;
 }
 
 /* ---- reading ---- */
@@ -621,9 +693,14 @@ static Tok *builtin_token(CPP *pp, Macro *m, Tok *name) {
 }
 
 static void finish(CPP *pp, TokVec *out, Tok *name, Hideset *hs, bool trailing_space) {
+  Hideset *last_in = NULL, *last_out = hs; /* neighbours mostly share their hideset */
   for (size_t i = 0; i < out->n; i++) {
     Tok *t = out->v[i];
-    t->hs = hs_union(pp, t->hs, hs);
+    if (t->hs != last_in) {
+      last_in = t->hs;
+      last_out = hs_union(pp, t->hs, hs);
+    }
+    t->hs = last_out;
     t->t.exp = name->t.exp;
     t->t.bol = false;
     t->flags &= (uint16_t)~TF_PASTE;
@@ -665,7 +742,7 @@ static bool expand_macro(CPP *pp, Tok *name, Macro *m) {
   if (!m->funclike) {
     subst(pp, m, NULL, 0, m->body.n, &out);
     bool sp = paste_all(pp, &out);
-    finish(pp, &out, name, hs_add(pp, name->hs, m->name), sp);
+    finish(pp, &out, name, hs_add(pp, name->hs, m->hs_id), sp);
     return true;
   }
   bool saved = pp->collecting;
@@ -681,7 +758,7 @@ static bool expand_macro(CPP *pp, Tok *name, Macro *m) {
   if (!collect_args(pp, m, name, &a, &rparen)) return false; /* gcc keeps the name */
   subst(pp, m, &a, 0, m->body.n, &out);
   bool sp = paste_all(pp, &out);
-  finish(pp, &out, name, hs_add(pp, hs_intersect(pp, name->hs, rparen->hs), m->name), sp);
+  finish(pp, &out, name, hs_add(pp, hs_intersect(pp, name->hs, rparen->hs), m->hs_id), sp);
   return true;
 }
 
@@ -707,7 +784,7 @@ Tok *pp_expand_next(CPP *pp) {
     }
     Macro *m = pp_find_macro(pp, t->t.text);
     if (!m) return t;
-    if (hs_has(t->hs, m->name)) {
+    if (hs_has(t->hs, m->hs_id)) {
       t->flags |= TF_NOEXPAND;
       return t;
     }

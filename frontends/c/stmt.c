@@ -193,7 +193,16 @@ static CStmt *asm_stmt(Parser *p, CPos pos) {
   return blk;
 }
 
+static CStmt *statement(Parser *p);
+
 static CStmt *parse_stmt(Parser *p) {
+  if (!nest_enter(p)) return new_stmt(ST_NULL, tok(p)->pos);
+  CStmt *s = statement(p);
+  nest_leave(p);
+  return s;
+}
+
+static CStmt *statement(Parser *p) {
   PTok *t = tok(p);
   CPos pos = t->pos;
   if (t->kind == CT_PUNCT) {
