@@ -142,37 +142,58 @@ static void parse_kr_params(Parser *p, CType *ft) {
   }
 }
 
+/* A K&R definition's parameter types: the declaration list's, each received
+ * as what the caller passes (C11 6.5.2.2p6, 6.9.1p10). With a prototype in scope
+ * the caller converts to the prototype's types, so the function keeps the
+ * prototype's type (and ABI, as gcc and clang do); without one it receives the
+ * default argument promotions (float as double, char and short as int). A
+ * parameter whose declared type differs from what it receives becomes a local
+ * of the declared type, set from the received value: its entry in *declared. */
+static CType *kr_definition_type(Parser *p, CType *ft, CType *proto, CPos pos, CType ***declared) {
+  CType *copy = c_alloc(sizeof *copy);
+  *copy = *ft;
+  CParam head = {0}, *tail = &head;
+  int n = 0;
+  for (CParam *q = ft->params; q; q = q->next, n++) {
+    CParam *c = c_alloc(sizeof *c);
+    *c = *q;
+    c->next = NULL;
+    tail = tail->next = c;
+  }
+  copy->params = head.next;
+  parse_kr_params(p, copy);
+  *declared = c_alloc(sizeof(CType *) * (size_t)n);
+  CParam *pp = proto ? proto->params : NULL;
+  int i = 0;
+  for (CParam *q = copy->params; q; q = q->next, i++) {
+    CType *u = type_unqual(q->type), *received = u->kind == TY_FLOAT ? ty_double : type_promote(u);
+    if (proto) {
+      if (!pp) break;
+      if (!type_compatible(type_unqual(pp->type), type_unqual(received)) &&
+          !type_compatible(type_unqual(pp->type), u))
+        perror_at(p, q->pos, "parameter '%s' of the definition is incompatible with the prototype", q->name);
+      received = pp->type;
+      pp = pp->next;
+    }
+    if (!type_compatible(type_unqual(received), u)) {
+      (*declared)[i] = q->type;
+      q->type = received;
+    }
+  }
+  if (proto && (pp || i < n)) perror_at(p, pos, "number of parameters doesn't match the prototype");
+  if (!proto) return copy;
+  copy->old_style = false;
+  copy->variadic = proto->variadic;
+  return copy;
+}
+
 static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   CType *ft = type_unqual(t);
-  CType **declared = NULL; /* K&R: the declared type of each parameter, when narrower than its promotion */
+  CType **declared = NULL; /* K&R: the declared type of each parameter, when not what it receives */
   if (ft->old_style && ft->params) {
-    /* the parameter types come from the declaration list; callers pass promoted values */
-    CType *copy = c_alloc(sizeof *copy);
-    *copy = *ft;
-    CParam head = {0}, *tail = &head;
-    for (CParam *q = ft->params; q; q = q->next) {
-      CParam *n = c_alloc(sizeof *n);
-      *n = *q;
-      n->next = NULL;
-      tail = tail->next = n;
-    }
-    copy->params = head.next;
-    parse_kr_params(p, copy);
-    int n = 0;
-    for (CParam *q = copy->params; q; q = q->next) n++;
-    declared = c_alloc(sizeof(CType *) * (size_t)n);
-    n = 0;
-    for (CParam *q = copy->params; q; q = q->next, n++) {
-      CType *u = type_unqual(q->type);
-      if (u->kind == TY_FLOAT) {
-        declared[n] = q->type;
-        q->type = ty_double;
-      } else if (type_is_integer(u) && type_rank(u) < type_rank(ty_int)) {
-        declared[n] = q->type;
-        q->type = ty_int;
-      }
-    }
-    t = ft = copy;
+    CType *prior = type_unqual(o->type);
+    CType *proto = prior->kind == TY_FUNC && !prior->old_style && prior->params ? prior : NULL;
+    t = ft = kr_definition_type(p, ft, proto, pos, &declared);
     o->type = t;
   }
   if (o->body) perror_at(p, pos, "redefinition of '%s'", o->name);
