@@ -274,6 +274,7 @@ void pp_predefine(CPP *pp) {
     pp_define_text(pp, "__PIE__ 2");
     pp_define_text(pp, "__pie__ 2");
   }
+  if (pp->opt.san_address) pp_define_text(pp, "__SANITIZE_ADDRESS__ 1");
 }
 
 static bool in_list(const char *const *list, size_t n, const char *name) {
@@ -331,9 +332,13 @@ int pp_has_builtin(const char *name) {
   return in_list(b, sizeof b / sizeof *b, name) ? 1 : 0;
 }
 
-int pp_has_feature(const char *name) {
-  /* clang's spellings; kitcc's sanitizers answer like clang does */
+int pp_has_feature(CPP *pp, const char *name) {
+  /* clang's spellings; kitcc's sanitizers answer like clang-16 does (memory_sanitizer,
+   * thread_sanitizer ... are 0: kitcc has no such -fsanitize=) */
   static const char *const f[] = {"c_alignas", "c_alignof", "c_generic_selections",
                                   "c_static_assert"};
+  if (!strcmp(name, "address_sanitizer")) return pp->opt.san_address;
+  if (!strcmp(name, "undefined_behavior_sanitizer")) return pp->opt.san_undefined;
+  if (!strcmp(name, "coverage_sanitizer")) return pp->opt.san_coverage;
   return in_list(f, sizeof f / sizeof *f, name) ? 1 : 0;
 }
