@@ -92,6 +92,7 @@ typedef struct Parser {
   int nstatic_locals;    /* for unique names of static locals */
   int nanon;
   int pack_align;        /* #pragma pack value, 0 = none */
+  struct PragmaWeak *weaks; /* #pragma weak, applied when the unit is parsed */
   int param_depth;       /* > 0 inside a prototype's parameter list */
   CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
   CStmtList **pending_tail;
