@@ -247,6 +247,47 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   p->fn = saved_fn;
 }
 
+/* gnu_inline extern inline (glibc's __extern_inline, __fortify_function): the
+ * body only says what a call may do instead of calling the external symbol.
+ * An always_inline body becomes an internal copy, "NAME.gnu_inline", that the
+ * direct calls use and LLVM inlines (so that __builtin_object_size sees the
+ * caller's object: _FORTIFY_SOURCE); the address of the function is still the
+ * external symbol's. A body that forwards its variadic arguments with
+ * __builtin_va_arg_pack, which LLVM could not expand, is expanded by the
+ * parser at each direct call when it is `{ return EXPR; }` (glibc's printf
+ * wrappers). Other bodies are dropped: calls go to the external symbol. */
+static void gnu_inline_definition(Parser *p, CObj *o, CType *t, CPos pos) {
+  CObj *body = c_alloc(sizeof *body);
+  *body = *o;
+  body->body = NULL;
+  body->is_gnu_inline_body = true;
+  int errors = p->diag->errors;
+  size_t start = p->pos;
+  function_definition(p, body, t, pos);
+  if (!o->attr_always_inline || p->diag->errors != errors) return;
+  if (body->uses_va_arg_pack) {
+    /* `{ return EXPR; }`: direct calls expand EXPR (expand_va_arg_pack_call) */
+    CStmtList *s = body->body->stmts;
+    if (s && !s->next && s->stmt->kind == ST_RETURN && s->stmt->expr && is_punct(&p->toks[start], "{") &&
+        is_kw(&p->toks[start + 1], KW_RETURN)) {
+      body->forward_tok = start + 2;
+      o->gnu_inline_forward = body;
+    }
+    return;
+  }
+  const char *name = o->asm_name ? o->asm_name : o->name;
+  char *copy = c_alloc(strlen(name) + sizeof ".gnu_inline");
+  strcpy(copy, name);
+  strcat(copy, ".gnu_inline");
+  body->asm_name = copy;
+  body->storage = SC_STATIC;
+  body->attr_weak = false;
+  body->alias_target = NULL;
+  body->visibility = VIS_DEFAULT;
+  o->gnu_inline_body = body;
+  add_unit_obj(p, body);
+}
+
 static void declare_typedef(Parser *p, const char *name, CType *t, CPos pos) {
   Sym *y = scope_find_here(p, name);
   if (y && (y->kind != SYM_TYPEDEF || !type_compatible(y->type, t))) {
@@ -417,9 +458,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
         o->is_inline = true;
         bool gnu = a.gnu_inline;
         if (ds.storage == SC_EXTERN && gnu && is_def) {
-          /* gnu_inline extern inline: an inline-only body; calls go to the real symbol */
-          CObj shadow = *o;
-          function_definition(p, &shadow, t, pos);
+          gnu_inline_definition(p, o, t, pos);
           return;
         }
         if (ds.storage == SC_NONE && !gnu && o->storage != SC_EXTERN) o->storage = SC_STATIC;

@@ -93,6 +93,11 @@ typedef struct Parser {
   int nanon;
   int pack_align;        /* #pragma pack value, 0 = none */
   struct PragmaWeak *weaks; /* #pragma weak, applied when the unit is parsed */
+  /* expanding a call of a gnu_inline function that forwards its variadic
+   * arguments: what __builtin_va_arg_pack () stands for (builtin_fortify.c) */
+  CExprList *va_pack_args;
+  CExpr *va_pack_marker;
+  int va_pack_depth;
   int param_depth;       /* > 0 inside a prototype's parameter list */
   CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
   CStmtList **pending_tail;
@@ -178,6 +183,14 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos);
 /* the prototype of a libc function that __builtin_<name> or an implicit call
  * should see, or NULL */
 CType *libc_prototype(const char *name);
+/* the function type of a libc_prototype-style signature, "r:p,p" */
+CType *libc_sig_type(const char *sig);
+/* __builtin_object_size & co., __builtin___X_chk, __builtin_va_arg_pack
+ * (builtin_fortify.c); NULL when name is none of them */
+CExpr *parse_fortify_builtin(Parser *p, const char *name, CPos pos);
+/* a direct call of a gnu_inline function whose body forwards its variadic
+ * arguments, expanded as the body's expression; `call` when it cannot be */
+CExpr *expand_va_arg_pack_call(Parser *p, CObj *f, CExpr *call);
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
 /* after '(': the comma-separated arguments up to and over ')' */
 CExprList *parse_call_args(Parser *p);
