@@ -417,7 +417,9 @@ void parse_declaration(Parser *p, CStmtList ***out) {
   }
   DeclSpec ds;
   CPos start = tok(p)->pos;
+  size_t first = p->pos;
   bool any = parse_declspec(p, &ds, true);
+  if (!any && p->pos > first && accept(p, ";")) return; /* an attribute declaration: [[...]]; */
   if (!any) {
     /* K&R style `main() {...}` or `x;` at file scope: implicit int */
     if (!(tok(p)->kind == CT_IDENT && tok(p)->kw == KW_NONE && !p->fn)) {

@@ -129,7 +129,9 @@ Sym *scope_find_here(Parser *p, const char *name);       /* current scope only *
 Sym *scope_add(Parser *p, const char *name, SymKind kind);
 Tag *tag_find(Parser *p, const char *name, bool here_only);
 Tag *tag_add(Parser *p, const char *name, CType *t);
-bool is_typename(Parser *p, PTok *t);                    /* starts a type name / declaration */
+bool is_typename(Parser *p, PTok *t);
+bool at_std_attr(Parser *p);               /* at a C23 [[...]] */
+size_t skip_std_attrs(Parser *p, size_t i); /* the token after [[...]]... from token i */                    /* starts a type name / declaration */
 
 /* ---- declarations (decl.c) ---- */
 typedef struct DeclSpec {

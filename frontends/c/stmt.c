@@ -194,6 +194,11 @@ static CStmt *asm_stmt(Parser *p, CPos pos) {
 }
 
 static CStmt *parse_stmt(Parser *p) {
+  if (at_std_attr(p)) {
+    /* [[fallthrough]]; [[maybe_unused]] label: ... of the statement: no code changes */
+    Attrs ignored = {0};
+    parse_attributes(p, &ignored);
+  }
   PTok *t = tok(p);
   CPos pos = t->pos;
   if (t->kind == CT_PUNCT) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/cpp/features.sh KITCC — kitcc's answers to feature queries against the
 # compilers whose spelling they follow: __has_feature(*_sanitizer) under each
-# -fsanitize= kitcc supports against clang-16, __SANITIZE_ADDRESS__ against gcc.
+# -fsanitize= kitcc supports against clang-16, __SANITIZE_ADDRESS__ against gcc,
+# and __has_c_attribute of features/c_attributes.txt against clang-16 -std=c2x
+# (kitcc answers in every -std: it parses [[...]] in every mode, as gcc).
 set -euo pipefail
 kitcc=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +26,18 @@ for flags in "" -fsanitize=address -fsanitize=undefined; do
   # shellcheck disable=SC2086
   want=$(answers sanitize_macro.c gcc $flags) got=$(answers sanitize_macro.c "$kitcc" $flags)
   if [ "$want" = "$got" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL ($flags): gcc '$want', kitcc '$got'"; fi
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+while read -r a; do echo "$a __has_c_attribute($a)"; done <"$here/features/c_attributes.txt" >"$work/ask.c"
+clang-16 -std=c2x -E -P "$work/ask.c" | sed 's/L$//' | while read -r a v; do
+  printf '#if __has_c_attribute(%s) != %s\nmismatch %s: clang-16 says %s\n#endif\n' "$a" "$v" "$a" "$v"
+done >"$work/probe.c"
+[ -s "$work/probe.c" ] || { echo "FAIL: no answers from clang-16"; fail=$((fail + 1)); }
+for std in "" -std=c11 -std=gnu17 -std=c2x; do
+  # shellcheck disable=SC2086
+  got=$("$kitcc" $std -E "$work/probe.c" | sed '/^ *$/d; /^#/d')
+  if [ -z "$got" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL (__has_c_attribute $std): $got"; fi
 done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
