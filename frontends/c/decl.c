@@ -371,7 +371,7 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
   t->members = head.next;
   /* a flexible array member must be last; packed members of a packed struct keep explicit alignment */
   if (outer->aligned > t->align) t->align = outer->aligned;
-  type_layout(t, outer->packed, p->pack_align);
+  type_layout(t, outer->packed, pack_at(p, p->pos));
   return t;
 }
 

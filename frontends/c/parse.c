@@ -189,14 +189,45 @@ static void apply_pragma_weak(Parser *p) {
   }
 }
 
+/* #pragma pack(N) / pack() / pack(push[, N]) / pack(pop[, N]), as gcc: each
+ * takes effect from the token after it */
+typedef struct PackEvent {
+  size_t at;       /* the index of the first token after the pragma */
+  char op;         /* 's' set, 'u' push, 'o' pop */
+  int value;       /* -1: none given */
+} PackEvent;
+
+static void pragma_pack(Parser *p, const CTok *toks, size_t n) {
+  PackEvent e = {p->ntoks, 's', -1};
+  for (size_t i = 1; i < n; i++) {
+    if (toks[i].kind == CT_NUMBER) e.value = atoi(toks[i].text);
+    else if (!strcmp(toks[i].text, "push")) e.op = 'u';
+    else if (!strcmp(toks[i].text, "pop")) e.op = 'o';
+  }
+  if (p->npacks == p->cap_packs) {
+    p->cap_packs = p->cap_packs ? 2 * p->cap_packs : 16;
+    PackEvent *grown = c_alloc(sizeof *grown * p->cap_packs);
+    if (p->npacks) memcpy(grown, p->packs, sizeof *grown * p->npacks);
+    p->packs = grown;
+  }
+  p->packs[p->npacks++] = e;
+}
+
+int pack_at(Parser *p, size_t tok_index) {
+  int stack[64], depth = 0, cur = 0;
+  for (size_t i = 0; i < p->npacks && p->packs[i].at <= tok_index; i++) {
+    PackEvent *e = &p->packs[i];
+    if (e->op == 'u' && depth < 64) stack[depth++] = cur;
+    if (e->op == 'o') cur = depth ? stack[--depth] : 0;
+    if (e->value >= 0 || e->op == 's') cur = e->value > 0 ? e->value : 0;
+  }
+  return cur;
+}
+
 static void on_pragma(void *user, const CTok *toks, size_t n) {
   Parser *p = user;
-  /* #pragma pack(N) / pack() / pack(push, N) / pack(pop) */
   if (n >= 1 && strcmp(toks[0].text, "pack") == 0) {
-    int v = 0;
-    for (size_t i = 1; i < n; i++)
-      if (toks[i].kind == CT_NUMBER) v = atoi(toks[i].text);
-    p->pack_align = v;
+    pragma_pack(p, toks, n);
   } else if (n >= 1 && !strcmp(toks[0].text, "weak")) {
     pragma_weak(p, toks, n);
   }

@@ -91,7 +91,10 @@ typedef struct Parser {
   CObjList **block_locals_tail; /* locals of the innermost ST_BLOCK */
   int nstatic_locals;    /* for unique names of static locals */
   int nanon;
-  int pack_align;        /* #pragma pack value, 0 = none */
+  /* #pragma pack, in token order: the tokens are all read before the parse, so
+   * the value in effect at a token is replayed from these (pack_at) */
+  struct PackEvent *packs;
+  size_t npacks, cap_packs;
   struct PragmaWeak *weaks; /* #pragma weak, applied when the unit is parsed */
   /* expanding a call of a gnu_inline function that forwards its variadic
    * arguments: what __builtin_va_arg_pack () stands for (builtin_fortify.c) */
@@ -130,6 +133,7 @@ Sym *scope_add(Parser *p, const char *name, SymKind kind);
 Tag *tag_find(Parser *p, const char *name, bool here_only);
 Tag *tag_add(Parser *p, const char *name, CType *t);
 bool is_typename(Parser *p, PTok *t);
+int pack_at(Parser *p, size_t tok_index);  /* #pragma pack in effect there, 0 = none */
 bool at_std_attr(Parser *p);               /* at a C23 [[...]] */
 size_t skip_std_attrs(Parser *p, size_t i); /* the token after [[...]]... from token i */                    /* starts a type name / declaration */
 
