@@ -104,7 +104,25 @@ static CExpr *chk_call(Parser *p, const ChkFn *f, CPos pos) {
   return finish_call(p, libc_callee(p, chk, f->chk, pos), args, pos);
 }
 
-/* __builtin_object_size (p, type), __builtin_dynamic_object_size (p, type) */
+static bool has_side_effects(CExpr *e) {
+  if (!e) return false;
+  switch (e->kind) {
+  case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC: case EX_ASSIGN: case EX_OPASSIGN:
+  case EX_CALL: case EX_STMT_EXPR: case EX_VA_ARG: case EX_BUILTIN: case EX_COMPOUND_LIT:
+    return true;
+  default:
+    break;
+  }
+  if (e->is_lvalue && (e->type->quals & Q_VOLATILE)) return true;
+  if (has_side_effects(e->lhs) || has_side_effects(e->rhs) || has_side_effects(e->cond)) return true;
+  for (CExprList *a = e->args; a; a = a->next)
+    if (has_side_effects(a->expr)) return true;
+  return false;
+}
+
+/* __builtin_object_size (p, type), __builtin_dynamic_object_size (p, type).
+ * As in gcc, p is not evaluated: with side effects the answer is "unknown"
+ * (glibc's sprintf macro names its argument twice, once in here). */
 static CExpr *object_size(Parser *p, bool dynamic, CPos pos) {
   expect(p, "(");
   CExpr *ptr = rvalue(p, parse_assign(p));
@@ -119,6 +137,7 @@ static CExpr *object_size(Parser *p, bool dynamic, CPos pos) {
     perror_at(p, pos, "the first argument of '__builtin_object_size' must be a pointer");
     return new_int(0, ty_ulong, pos);
   }
+  if (has_side_effects(ptr)) return new_int(type & 2 ? 0 : -1, ty_ulong, pos);
   CExpr *e = new_expr(EX_BUILTIN, ty_ulong, pos);
   e->builtin = BI_OBJECT_SIZE;
   e->ival = type + (dynamic ? 4 : 0);

@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
   printf("unknown %zu %zu %zu %zu\n", unknown(local, 0), unknown(local, 1), unknown(local, 2), unknown(local, 3));
   printf("inlined %zu\n", seen_through_inlining(local + 4));
   printf("const %d\n", __builtin_object_size(local, 0) == sizeof local);
+  char *q = local;
+  size_t se0 = __builtin_object_size(q++, 0), se2 = __builtin_object_size(q++, 2);
+  printf("side effects %zu %zu %td\n", se0, se2, q - local); /* not evaluated */
   free(m);
   free(d);
   return 0;

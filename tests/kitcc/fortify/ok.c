@@ -51,6 +51,10 @@ int main(int argc, char **argv) {
   n = vformat_unbounded(b, "%c%c", 'o', 'k');
   printf("%s %d\n", b, n);
   fprintf(stdout, "%s %d\n", "fprintf", 3);
+  char *sp = b;
+  sprintf(sp++, "%d", 5); /* glibc's macro names sp twice: evaluated once */
+  snprintf(sp++, 4, "%d", 6);
+  printf("%td %s\n", sp - b, b);
   char *heap = malloc(8 + argc);
   memcpy(heap, "heap", 5);
   strcat(heap, "ok");
