@@ -69,6 +69,18 @@ static bool more_complete(CType *a, CType *b) {
   return false;
 }
 
+/* a prototype after a K&R definition must have the types the definition
+ * receives, the promoted ones (C11 6.7.6.3p15): `void g(c) char c; {}` then
+ * `void g(char);` conflict, as in gcc and clang */
+static bool prototype_fits_definition(CObj *o, CType *t) {
+  CType *d = type_unqual(o->type), *pt = type_unqual(t);
+  if (!o->body || d->kind != TY_FUNC || !d->old_style || !d->params || pt->kind != TY_FUNC || pt->old_style) return true;
+  CParam *a = d->params, *b = pt->params;
+  for (; a && b; a = a->next, b = b->next)
+    if (!type_compatible(type_unqual(a->type), type_unqual(b->type))) return false;
+  return !a && !b && !pt->variadic;
+}
+
 /* the file-scope entity `name`, created or merged with earlier declarations */
 static CObj *file_obj(Parser *p, const char *name, CType *t, CPos pos, const DeclSpec *ds, bool at_file_scope) {
   PScope *saved = p->scope;
@@ -84,7 +96,7 @@ static CObj *file_obj(Parser *p, const char *name, CType *t, CPos pos, const Dec
     CObj *o = y->obj;
     if (o->is_function != is_fn) {
       perror_at(p, pos, "'%s' redeclared as different kind of symbol", name);
-    } else if (!type_compatible(o->type, t)) {
+    } else if (!type_compatible(o->type, t) || !prototype_fits_definition(o, t)) {
       perror_at(p, pos, "conflicting types for '%s'", name);
     } else if (more_complete(o->type, t)) {
       o->type = t;

@@ -7,6 +7,7 @@ void proto_first(size_t n, unsigned flags);
 void proto_promoted(int c, double x, unsigned u);
 void kr_narrow();
 long long kr_wide();
+void kr_then_proto(size_t n, double f);
 void call_here(void);
 
 int main(void) {
@@ -16,6 +17,7 @@ int main(void) {
   kr_narrow('z', 2.25f, (short)-300, 200, 1234567890123L);
   kr_narrow(-5, (float)0.1, 32767, 255, -1L);
   printf("%lld\n", kr_wide(1LL << 40, "str", 3.0f));
+  kr_then_proto(-5, 0.25);
   call_here();
   return 0;
 }

@@ -17,6 +17,10 @@ void kr_narrow(c, x, s, uc, l) char c; float x; short s; unsigned char uc; long 
 
 long long kr_wide(a, p, d) long long a; const char *p; double d; { printf("kr_wide %lld %s %g\n", a, p, d); return a * 2; }
 
+/* a K&R definition, then a prototype of the promoted types (float as double) */
+void kr_then_proto(n, f) size_t n; float f; { printf("kr_then_proto %zx %g\n", n, f); }
+void kr_then_proto(size_t n, double f);
+
 static void local_proto(size_t n, int k);
 static void local_proto(n, k) size_t n; int k; { printf("local_proto %zx %d\n", n, k); }
 
@@ -26,4 +30,5 @@ void call_here(void) {
   proto_first(-2, 7);
   void (*fp)(size_t, int) = local_proto;
   fp(-3, 9);
+  kr_then_proto(-4, 2.5f);
 }
