@@ -65,7 +65,7 @@ static bool const_is(CExpr *e, int64_t want) {
   return e && c_eval_int(e, &v) && v == want;
 }
 
-/* does the call fit without a check? (the object size is argument os) */
+/* does the call fit without a check? (the object size is argument f->os) */
 static bool chk_foldable(const ChkFn *f, CExprList *args) {
   int64_t size, len;
   if (!c_eval_int(nth_arg(args, f->os), &size)) return false;
