@@ -87,6 +87,7 @@ typedef enum CBuiltin {
   BI_ASSUME_ALIGNED,                            /* (p, align[, off]) -> p */
   BI_CONSTANT_P,                                /* __builtin_constant_p(e) the parser could not
                                                    decide: CG's isconst, folded after inlining */
+  BI_OBJECT_SIZE,                               /* (p): ->ival = type 0-3, + 4 if dynamic */
 } CBuiltin;
 
 struct CExprList {
@@ -230,6 +231,14 @@ struct CObj {
   CObjList *locals;            /* every local object of the function (incl. params, compound literals) */
   bool has_va_start;
   bool uses_setjmp;
+  /* gnu_inline extern inline (declare.c gnu_inline_definition): the internal
+   * copy of the body that direct calls use, or the body that direct calls
+   * expand because it forwards __builtin_va_arg_pack (builtin_fortify.c); on
+   * the copy, whether it uses __builtin_va_arg_pack and the token of its
+   * `return EXPR;` expression */
+  CObj *gnu_inline_body, *gnu_inline_forward;
+  bool is_gnu_inline_body, uses_va_arg_pack;
+  size_t forward_tok;
   void *cg;                    /* free for the lowering (symbol / stack object / value) */
   uint32_t cg_slot;            /* lowering: stack object index + 1 of a local */
 };

@@ -10,7 +10,7 @@
 #include "parse.h"
 
 /* ---- libc prototypes: "r:p,p" with codes i=int u=unsigned l=long L=unsigned long
- * (size_t) d=double f=float D=long double p=void* c=const char* v=void .=variadic ---- */
+ * (size_t) d=double f=float D=long double p=void* k=const void* c=const char* v=void .=variadic ---- */
 static const struct {
   const char *name, *sig;
 } libc[] = {
@@ -45,30 +45,33 @@ static CType *code_type(char c) {
   case 'D': return ty_ldouble;
   case 'c': return type_ptr(type_qualified(ty_char, Q_CONST));
   case 'p': return type_ptr(ty_void);
+  case 'k': return type_ptr(type_qualified(ty_void, Q_CONST));
   default: return ty_void;
   }
 }
 
 CType *libc_prototype(const char *name) {
-  for (size_t i = 0; i < sizeof libc / sizeof libc[0]; i++) {
-    if (strcmp(libc[i].name, name)) continue;
-    const char *s = libc[i].sig;
-    CType *ret = code_type(s[0]);
-    CParam head = {0}, *tail = &head;
-    bool variadic = false;
-    for (s += 2; *s; s++) {
-      if (*s == ',') continue;
-      if (*s == '.') {
-        variadic = true;
-        continue;
-      }
-      CParam *q = c_alloc(sizeof *q);
-      q->type = code_type(*s);
-      tail = tail->next = q;
-    }
-    return type_func(ret, head.next, variadic, false);
-  }
+  for (size_t i = 0; i < sizeof libc / sizeof libc[0]; i++)
+    if (!strcmp(libc[i].name, name)) return libc_sig_type(libc[i].sig);
   return NULL;
+}
+
+CType *libc_sig_type(const char *sig) {
+  const char *s = sig;
+  CType *ret = code_type(s[0]);
+  CParam head = {0}, *tail = &head;
+  bool variadic = false;
+  for (s += 2; *s; s++) {
+    if (*s == ',') continue;
+    if (*s == '.') {
+      variadic = true;
+      continue;
+    }
+    CParam *q = c_alloc(sizeof *q);
+    q->type = code_type(*s);
+    tail = tail->next = q;
+  }
+  return type_func(ret, head.next, variadic, false);
 }
 
 /* ---- builtin calls ------------------------------------------------------------------ */
@@ -305,6 +308,8 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     return e;
   }
   if (!strcmp(name, "__builtin_offsetof")) return offsetof_expr(p, pos);
+  CExpr *fortify = parse_fortify_builtin(p, name, pos);
+  if (fortify) return fortify;
   if (!strcmp(name, "__builtin_types_compatible_p")) {
     expect(p, "(");
     CType *a = parse_type_name(p);

@@ -134,8 +134,80 @@ static void parse_one_attr(Parser *p, Attrs *a) {
   }
 }
 
+/* C23 attribute specifiers, [[...]] (C23 6.7.13): a '[' '[' pair always opens
+ * one, in every C mode (as in gcc). */
+bool at_std_attr(Parser *p) { return is_punct(tok(p), "[") && is_punct(peek(p, 1), "["); }
+
+/* the token after the attribute specifiers starting at token i (i if none) */
+size_t skip_std_attrs(Parser *p, size_t i) {
+  while (i + 1 < p->ntoks && is_punct(&p->toks[i], "[") && is_punct(&p->toks[i + 1], "[")) {
+    int depth = 0;
+    do {
+      PTok *t = &p->toks[i];
+      if (is_punct(t, "[") || is_punct(t, "(")) depth++;
+      else if (is_punct(t, "]") || is_punct(t, ")")) depth--;
+      i++;
+    } while (depth > 0 && i < p->ntoks && p->toks[i].kind != CT_EOF);
+  }
+  return i;
+}
+
+/* one attribute of a [[...]] list: gnu::x and __gnu__::x are GNU attribute x;
+ * the standard ones are their GNU equivalents (deprecated, maybe_unused =
+ * unused, noreturn = _Noreturn = noreturn, nodiscard = warn_unused_result,
+ * which kitcc does not diagnose); fallthrough, unsequenced and reproducible
+ * change no code; anything else is ignored with a warning, as in gcc. */
+static void parse_std_attr(Parser *p, Attrs *a) {
+  PTok *t = tok(p);
+  if (t->kind != CT_IDENT) {
+    perror_at(p, t->pos, "expected an attribute name before '%s'", t->text);
+    next(p);
+    return;
+  }
+  const char *ns = NULL;
+  if (is_punct(peek(p, 1), ":") && is_punct(peek(p, 2), ":")) {
+    ns = t->text;
+    next(p);
+    next(p);
+    next(p);
+    t = tok(p);
+    if (!strcmp(ns, "gnu") || !strcmp(ns, "__gnu__")) {
+      parse_one_attr(p, a);
+      return;
+    }
+    if (t->kind != CT_IDENT) {
+      perror_at(p, t->pos, "expected an attribute name after '%s::'", ns);
+      return;
+    }
+  }
+  next(p);
+  char buf[64];
+  const char *n = attr_name(t->text, buf, sizeof buf);
+  if (ns) pwarn_at(p, t->pos, "'%s::%s' scoped attribute directive ignored", ns, n);
+  else if (!strcmp(n, "deprecated")) a->deprecated = true;
+  else if (!strcmp(n, "maybe_unused")) a->is_unused = true;
+  else if (!strcmp(n, "noreturn") || !strcmp(n, "_Noreturn")) a->noreturn = true;
+  else if (strcmp(n, "nodiscard") && strcmp(n, "fallthrough") && strcmp(n, "unsequenced") && strcmp(n, "reproducible"))
+    pwarn_at(p, t->pos, "'%s' attribute directive ignored", n);
+  if (accept(p, "(")) {
+    skip_balanced(p);
+    expect(p, ")");
+  }
+}
+
 void parse_attributes(Parser *p, Attrs *a) {
   for (;;) {
+    if (at_std_attr(p)) {
+      next(p);
+      next(p);
+      while (!at_eof(p) && !is_punct(tok(p), "]")) {
+        if (accept(p, ",")) continue;
+        parse_std_attr(p, a);
+      }
+      expect(p, "]");
+      expect(p, "]");
+      continue;
+    }
     if (accept_kw(p, KW_ATTRIBUTE)) {
       expect(p, "(");
       expect(p, "(");
@@ -147,7 +219,7 @@ void parse_attributes(Parser *p, Attrs *a) {
       expect(p, ")");
       continue;
     }
-    /* C2x [[attr]] is not in C11 modes; GNU __declspec is Windows-only */
+    /* GNU __declspec is Windows-only */
     break;
   }
 }
@@ -307,7 +379,7 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
   t->members = head.next;
   /* a flexible array member must be last; packed members of a packed struct keep explicit alignment */
   if (outer->aligned > t->align) t->align = outer->aligned;
-  type_layout(t, outer->packed, p->pack_align);
+  type_layout(t, outer->packed, pack_at(p, p->pos));
   return t;
 }
 
@@ -476,6 +548,11 @@ bool parse_declspec(Parser *p, DeclSpec *ds, bool allow_storage) {
   bool any = false;
   for (;;) {
     PTok *t = tok(p);
+    if (at_std_attr(p)) {
+      /* before the specifiers: of the declared entities; after them: of the type */
+      parse_attributes(p, &ds->attrs);
+      continue;
+    }
     if (t->kind != CT_IDENT) break;
     Kw kw = t->kw;
     if (kw == KW_NONE) {
@@ -776,6 +853,12 @@ static CType *array_suffix(Parser *p, CType *t) {
 }
 
 static CType *declarator_suffix(Parser *p, CType *t) {
+  if (at_std_attr(p)) {
+    /* [[...]] after an array or function declarator: of that type; kitcc has
+     * no type attributes that change code */
+    Attrs ignored = {0};
+    parse_attributes(p, &ignored);
+  }
   if (accept(p, "[")) return array_suffix(p, t);
   if (accept(p, "(")) {
     bool variadic, old_style;
@@ -806,13 +889,13 @@ CType *parse_declarator(Parser *p, CType *t, const char **name, CPos *pos, Attrs
       else if (accept_kw(p, KW_VOLATILE)) q |= Q_VOLATILE;
       else if (accept_kw(p, KW_RESTRICT)) q |= Q_RESTRICT;
       else if (accept_kw(p, KW_ATOMIC)) q |= Q_ATOMIC;
-      else if (is_kw(tok(p), KW_ATTRIBUTE)) parse_attributes(p, attrs);
+      else if (is_kw(tok(p), KW_ATTRIBUTE) || at_std_attr(p)) parse_attributes(p, attrs);
       else if (accept_kw(p, KW_EXTENSION)) continue;
       else break;
     }
     t = type_qualified(type_ptr(t), q);
   }
-  if (is_kw(tok(p), KW_ATTRIBUTE)) parse_attributes(p, attrs);
+  if (is_kw(tok(p), KW_ATTRIBUTE) || at_std_attr(p)) parse_attributes(p, attrs);
   if (is_punct(tok(p), "(") && starts_nested_declarator(p)) {
     /* T (inner) suffix: the suffix applies first, then the inner declarator */
     size_t start = p->pos;
@@ -837,7 +920,7 @@ CType *parse_declarator(Parser *p, CType *t, const char **name, CPos *pos, Attrs
   } else {
     *name = NULL;
   }
-  if (is_kw(tok(p), KW_ATTRIBUTE)) parse_attributes(p, attrs);
+  if (is_kw(tok(p), KW_ATTRIBUTE) || at_std_attr(p)) parse_attributes(p, attrs);
   return declarator_suffix(p, t);
 }
 

@@ -69,6 +69,18 @@ static bool more_complete(CType *a, CType *b) {
   return false;
 }
 
+/* a prototype after a K&R definition must have the types the definition
+ * receives, the promoted ones (C11 6.7.6.3p15): `void g(c) char c; {}` then
+ * `void g(char);` conflict, as in gcc and clang */
+static bool prototype_fits_definition(CObj *o, CType *t) {
+  CType *d = type_unqual(o->type), *pt = type_unqual(t);
+  if (!o->body || d->kind != TY_FUNC || !d->old_style || !d->params || pt->kind != TY_FUNC || pt->old_style) return true;
+  CParam *a = d->params, *b = pt->params;
+  for (; a && b; a = a->next, b = b->next)
+    if (!type_compatible(type_unqual(a->type), type_unqual(b->type))) return false;
+  return !a && !b && !pt->variadic;
+}
+
 /* the file-scope entity `name`, created or merged with earlier declarations */
 static CObj *file_obj(Parser *p, const char *name, CType *t, CPos pos, const DeclSpec *ds, bool at_file_scope) {
   PScope *saved = p->scope;
@@ -84,7 +96,7 @@ static CObj *file_obj(Parser *p, const char *name, CType *t, CPos pos, const Dec
     CObj *o = y->obj;
     if (o->is_function != is_fn) {
       perror_at(p, pos, "'%s' redeclared as different kind of symbol", name);
-    } else if (!type_compatible(o->type, t)) {
+    } else if (!type_compatible(o->type, t) || !prototype_fits_definition(o, t)) {
       perror_at(p, pos, "conflicting types for '%s'", name);
     } else if (more_complete(o->type, t)) {
       o->type = t;
@@ -193,37 +205,58 @@ static void param_vla_lengths(Parser *p, CParam *q, CStmtList ***tail) {
   }
 }
 
+/* A K&R definition's parameter types: the declaration list's, each received
+ * as what the caller passes (C11 6.5.2.2p6, 6.9.1p10). With a prototype in scope
+ * the caller converts to the prototype's types, so the function keeps the
+ * prototype's type (and ABI, as gcc and clang do); without one it receives the
+ * default argument promotions (float as double, char and short as int). A
+ * parameter whose declared type differs from what it receives becomes a local
+ * of the declared type, set from the received value: its entry in *declared. */
+static CType *kr_definition_type(Parser *p, CType *ft, CType *proto, CPos pos, CType ***declared) {
+  CType *copy = c_alloc(sizeof *copy);
+  *copy = *ft;
+  CParam head = {0}, *tail = &head;
+  int n = 0;
+  for (CParam *q = ft->params; q; q = q->next, n++) {
+    CParam *c = c_alloc(sizeof *c);
+    *c = *q;
+    c->next = NULL;
+    tail = tail->next = c;
+  }
+  copy->params = head.next;
+  parse_kr_params(p, copy);
+  *declared = c_alloc(sizeof(CType *) * (size_t)n);
+  CParam *pp = proto ? proto->params : NULL;
+  int i = 0;
+  for (CParam *q = copy->params; q; q = q->next, i++) {
+    CType *u = type_unqual(q->type), *received = u->kind == TY_FLOAT ? ty_double : type_promote(u);
+    if (proto) {
+      if (!pp) break;
+      if (!type_compatible(type_unqual(pp->type), type_unqual(received)) &&
+          !type_compatible(type_unqual(pp->type), u))
+        perror_at(p, q->pos, "parameter '%s' of the definition is incompatible with the prototype", q->name);
+      received = pp->type;
+      pp = pp->next;
+    }
+    if (!type_compatible(type_unqual(received), u)) {
+      (*declared)[i] = q->type;
+      q->type = received;
+    }
+  }
+  if (proto && (pp || i < n)) perror_at(p, pos, "number of parameters doesn't match the prototype");
+  if (!proto) return copy;
+  copy->old_style = false;
+  copy->variadic = proto->variadic;
+  return copy;
+}
+
 static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   CType *ft = type_unqual(t);
-  CType **declared = NULL; /* K&R: the declared type of each parameter, when narrower than its promotion */
+  CType **declared = NULL; /* K&R: the declared type of each parameter, when not what it receives */
   if (ft->old_style && ft->params) {
-    /* the parameter types come from the declaration list; callers pass promoted values */
-    CType *copy = c_alloc(sizeof *copy);
-    *copy = *ft;
-    CParam head = {0}, *tail = &head;
-    for (CParam *q = ft->params; q; q = q->next) {
-      CParam *n = c_alloc(sizeof *n);
-      *n = *q;
-      n->next = NULL;
-      tail = tail->next = n;
-    }
-    copy->params = head.next;
-    parse_kr_params(p, copy);
-    int n = 0;
-    for (CParam *q = copy->params; q; q = q->next) n++;
-    declared = c_alloc(sizeof(CType *) * (size_t)n);
-    n = 0;
-    for (CParam *q = copy->params; q; q = q->next, n++) {
-      CType *u = type_unqual(q->type);
-      if (u->kind == TY_FLOAT) {
-        declared[n] = q->type;
-        q->type = ty_double;
-      } else if (type_is_integer(u) && type_rank(u) < type_rank(ty_int)) {
-        declared[n] = q->type;
-        q->type = ty_int;
-      }
-    }
-    t = ft = copy;
+    CType *prior = type_unqual(o->type);
+    CType *proto = prior->kind == TY_FUNC && !prior->old_style && prior->params ? prior : NULL;
+    t = ft = kr_definition_type(p, ft, proto, pos, &declared);
     o->type = t;
   }
   if (o->body) perror_at(p, pos, "redefinition of '%s'", o->name);
@@ -276,6 +309,47 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   }
   scope_pop(p);
   p->fn = saved_fn;
+}
+
+/* gnu_inline extern inline (glibc's __extern_inline, __fortify_function): the
+ * body only says what a call may do instead of calling the external symbol.
+ * An always_inline body becomes an internal copy, "NAME.gnu_inline", that the
+ * direct calls use and LLVM inlines (so that __builtin_object_size sees the
+ * caller's object: _FORTIFY_SOURCE); the address of the function is still the
+ * external symbol's. A body that forwards its variadic arguments with
+ * __builtin_va_arg_pack, which LLVM could not expand, is expanded by the
+ * parser at each direct call when it is `{ return EXPR; }` (glibc's printf
+ * wrappers). Other bodies are dropped: calls go to the external symbol. */
+static void gnu_inline_definition(Parser *p, CObj *o, CType *t, CPos pos) {
+  CObj *body = c_alloc(sizeof *body);
+  *body = *o;
+  body->body = NULL;
+  body->is_gnu_inline_body = true;
+  int errors = p->diag->errors;
+  size_t start = p->pos;
+  function_definition(p, body, t, pos);
+  if (!o->attr_always_inline || p->diag->errors != errors) return;
+  if (body->uses_va_arg_pack) {
+    /* `{ return EXPR; }`: direct calls expand EXPR (expand_va_arg_pack_call) */
+    CStmtList *s = body->body->stmts;
+    if (s && !s->next && s->stmt->kind == ST_RETURN && s->stmt->expr && is_punct(&p->toks[start], "{") &&
+        is_kw(&p->toks[start + 1], KW_RETURN)) {
+      body->forward_tok = start + 2;
+      o->gnu_inline_forward = body;
+    }
+    return;
+  }
+  const char *name = o->asm_name ? o->asm_name : o->name;
+  char *copy = c_alloc(strlen(name) + sizeof ".gnu_inline");
+  strcpy(copy, name);
+  strcat(copy, ".gnu_inline");
+  body->asm_name = copy;
+  body->storage = SC_STATIC;
+  body->attr_weak = false;
+  body->alias_target = NULL;
+  body->visibility = VIS_DEFAULT;
+  o->gnu_inline_body = body;
+  add_unit_obj(p, body);
 }
 
 static void declare_typedef(Parser *p, const char *name, CType *t, CPos pos, const Attrs *a) {
@@ -408,7 +482,9 @@ void parse_declaration(Parser *p, CStmtList ***out) {
   }
   DeclSpec ds;
   CPos start = tok(p)->pos;
+  size_t first = p->pos;
   bool any = parse_declspec(p, &ds, true);
+  if (!any && p->pos > first && accept(p, ";")) return; /* an attribute declaration: [[...]]; */
   if (!any) {
     /* K&R style `main() {...}` or `x;` at file scope: implicit int */
     if (!(tok(p)->kind == CT_IDENT && tok(p)->kw == KW_NONE && !p->fn)) {
@@ -449,9 +525,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
         o->is_inline = true;
         bool gnu = a.gnu_inline || p->opt->gnu89_inline;
         if (ds.storage == SC_EXTERN && gnu && is_def) {
-          /* gnu_inline extern inline: an inline-only body; calls go to the real symbol */
-          CObj shadow = *o;
-          function_definition(p, &shadow, t, pos);
+          gnu_inline_definition(p, o, t, pos);
           return;
         }
         if (ds.storage == SC_NONE && !gnu && o->storage != SC_EXTERN) o->storage = SC_STATIC;

@@ -922,6 +922,7 @@ static CExpr *parse_primary(Parser *p) {
 }
 
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos) {
+  CObj *direct = fn->kind == EX_VAR ? fn->obj : NULL;
   fn = rvalue(p, fn);
   CType *ft = type_unqual(fn->type);
   if (ft->kind == TY_PTR) ft = type_unqual(ft->base);
@@ -951,6 +952,7 @@ CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos) {
   CExpr *e = new_expr(EX_CALL, type_unqual(ft->base), pos);
   e->lhs = fn;
   e->args = args;
+  if (direct && direct->gnu_inline_forward) return expand_va_arg_pack_call(p, direct, e);
   return e;
 }
 
@@ -958,8 +960,18 @@ CExprList *parse_call_args(Parser *p) {
   CExprList head = {0}, *tail = &head;
   if (accept(p, ")")) return NULL;
   do {
+    CExpr *e = parse_assign(p);
+    if (e == p->va_pack_marker && e) {
+      /* __builtin_va_arg_pack (): the variadic arguments of the expanded call */
+      for (CExprList *a = p->va_pack_args; a; a = a->next) {
+        CExprList *l = c_alloc(sizeof *l);
+        l->expr = a->expr;
+        tail = tail->next = l;
+      }
+      continue;
+    }
     CExprList *l = c_alloc(sizeof *l);
-    l->expr = parse_assign(p);
+    l->expr = e;
     tail = tail->next = l;
   } while (accept(p, ","));
   expect(p, ")");

@@ -237,6 +237,9 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.opt_level = o->opt_level;
   po.pic = o->pic;
   po.gnu89_inline = gnu89_inline(o);
+  po.san_address = o->san.sanitize & KIT_SAN_ADDRESS;
+  po.san_undefined = o->san.sanitize & KIT_SAN_UNDEFINED;
+  po.san_coverage = o->san.coverage != 0;
   po.err = err;
   return cpp_new(&po);
 }

@@ -300,6 +300,21 @@ static void lower_function(Lower *L, CObj *o) {
   L->f = NULL;
 }
 
+/* the gnu_inline bodies some call used (a call declares the symbol), until
+ * none is left: a body may call another one */
+static void lower_gnu_inline_bodies(Lower *L, CUnit *u) {
+  for (bool more = true; more;) {
+    more = false;
+    for (CObjList *l = u->objs; l; l = l->next) {
+      CObj *o = l->obj;
+      KitCgSym s = o->is_gnu_inline_body ? kit_cg_sym_find(L->m, sym_name(o)) : UINT32_MAX;
+      if (s == UINT32_MAX || L->m->syms[s].defined) continue;
+      lower_function(L, o);
+      more = true;
+    }
+  }
+}
+
 KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   Lower L = {0};
   L.m = kit_cg_module_new(u->main_file ? u->main_file : "module");
@@ -333,12 +348,13 @@ KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   }
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
-    if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function) continue;
+    if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function || o->is_gnu_inline_body) continue;
     if (o->body)
       lower_function(&L, o);
     else
       lower_obj_sym(&L, o);
   }
+  lower_gnu_inline_bodies(&L, u);
   if (diag->errors) {
     kit_cg_module_free(L.m);
     return NULL;

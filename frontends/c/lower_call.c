@@ -135,7 +135,9 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
       last_inst(L)->imm = nfixed_cg;
     }
   } else {
-    r = kit_cg_call(&L->b, lower_obj_sym(L, direct), rt, cg, n);
+    /* a gnu_inline body stands for its function in direct calls, not in its own */
+    CObj *target = direct->gnu_inline_body && direct->gnu_inline_body != L->fn ? direct->gnu_inline_body : direct;
+    r = kit_cg_call(&L->b, lower_obj_sym(L, target), rt, cg, n);
   }
   KitCgInst *call = last_inst(L);
   if ((callee || ft->variadic) && any_attrs) {
@@ -484,6 +486,15 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
       a[i] = lower_convert(L, lower_expr(L, x), x->type, i == 2 ? ty_ulong : x->type);
     }
     return kit_cg_call(&L->b, libc_fn(L, names[k], rt, ps, np), rt, a, np);
+  }
+  case BI_OBJECT_SIZE: {
+    /* llvm.objectsize (p, min, null is unknown, dynamic): LLVM folds it once
+     * inlining has shown the object, else to -1 (types 0, 1) or 0 (2, 3); as
+     * in clang, types 1 and 3 measure the whole object, not the member */
+    KitCgType ps[4] = {KIT_CG_PTR, KIT_CG_I1, KIT_CG_I1, KIT_CG_I1};
+    KitCgVal a[4] = {lower_expr(L, arg(e, 0)), kit_cg_iconst(&L->b, KIT_CG_I1, (e->ival & 2) != 0),
+                     kit_cg_iconst(&L->b, KIT_CG_I1, 1), kit_cg_iconst(&L->b, KIT_CG_I1, (e->ival & 4) != 0)};
+    return kit_cg_call(&L->b, libc_fn(L, "llvm.objectsize.i64.p0", KIT_CG_I64, ps, 4), KIT_CG_I64, a, 4);
   }
   case BI_ALLOCA: {
     KitCgVal n = lower_convert(L, lower_expr(L, arg(e, 0)), arg(e, 0)->type, ty_ulong);

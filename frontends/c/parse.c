@@ -157,14 +157,104 @@ void skip_to(Parser *p, const char *punct) {
   }
 }
 
+/* `#pragma weak name` makes name's symbol weak (a weak reference when it is only
+ * declared); `#pragma weak name = target` defines name as a weak alias of
+ * target. As in gcc the declarations may come before or after the pragma, so
+ * they are applied once the unit is parsed (apply_pragma_weak). */
+typedef struct PragmaWeak {
+  const char *name, *target;
+  CPos pos;
+  struct PragmaWeak *next;
+} PragmaWeak;
+
+static void pragma_weak(Parser *p, const CTok *toks, size_t n) {
+  bool alias = n == 4 && toks[2].kind == CT_PUNCT && !strcmp(toks[2].text, "=") && toks[3].kind == CT_IDENT;
+  if ((n != 2 && !alias) || toks[1].kind != CT_IDENT) {
+    pwarn_at(p, toks[0].pos, "malformed '#pragma weak', ignored (expected 'name' or 'name = target')");
+    return;
+  }
+  PragmaWeak *w = c_alloc(sizeof *w);
+  *w = (PragmaWeak){c_strdup(toks[1].text), alias ? c_strdup(toks[3].text) : NULL, toks[1].pos, p->weaks};
+  p->weaks = w;
+}
+
+static CObj *file_scope_obj(Parser *p, const char *name) {
+  PScope *saved = p->scope;
+  p->scope = p->file_scope;
+  Sym *y = scope_find_here(p, name);
+  p->scope = saved;
+  return y && y->kind == SYM_OBJ ? y->obj : NULL;
+}
+
+static void apply_pragma_weak(Parser *p) {
+  for (PragmaWeak *w = p->weaks; w; w = w->next) {
+    CObj *o = file_scope_obj(p, w->name);
+    if (!w->target) {
+      if (o) o->attr_weak = true;
+      else pwarn_at(p, w->pos, "weak identifier '%s' never declared", w->name);
+      continue;
+    }
+    CObj *t = file_scope_obj(p, w->target);
+    if (!t) {
+      perror_at(p, w->pos, "'#pragma weak %s = %s': '%s' is not declared", w->name, w->target, w->target);
+      continue;
+    }
+    if (o && (o->body || o->init || (o->is_definition && !o->is_tentative))) {
+      perror_at(p, w->pos, "'%s' is defined and cannot also be an alias of '%s'", w->name, w->target);
+      continue;
+    }
+    if (!o) {
+      o = c_alloc(sizeof *o);
+      *o = (CObj){.name = w->name, .type = t->type, .pos = w->pos, .is_function = t->is_function};
+      add_unit_obj(p, o);
+    }
+    o->is_definition = o->is_tentative = false;
+    o->alias_target = w->target;
+    o->attr_weak = true;
+  }
+}
+
+/* #pragma pack(N) / pack() / pack(push[, N]) / pack(pop[, N]), as gcc: each
+ * takes effect from the token after it */
+typedef struct PackEvent {
+  size_t at;       /* the index of the first token after the pragma */
+  char op;         /* 's' set, 'u' push, 'o' pop */
+  int value;       /* -1: none given */
+} PackEvent;
+
+static void pragma_pack(Parser *p, const CTok *toks, size_t n) {
+  PackEvent e = {p->ntoks, 's', -1};
+  for (size_t i = 1; i < n; i++) {
+    if (toks[i].kind == CT_NUMBER) e.value = atoi(toks[i].text);
+    else if (!strcmp(toks[i].text, "push")) e.op = 'u';
+    else if (!strcmp(toks[i].text, "pop")) e.op = 'o';
+  }
+  if (p->npacks == p->cap_packs) {
+    p->cap_packs = p->cap_packs ? 2 * p->cap_packs : 16;
+    PackEvent *grown = c_alloc(sizeof *grown * p->cap_packs);
+    if (p->npacks) memcpy(grown, p->packs, sizeof *grown * p->npacks);
+    p->packs = grown;
+  }
+  p->packs[p->npacks++] = e;
+}
+
+int pack_at(Parser *p, size_t tok_index) {
+  int stack[64], depth = 0, cur = 0;
+  for (size_t i = 0; i < p->npacks && p->packs[i].at <= tok_index; i++) {
+    PackEvent *e = &p->packs[i];
+    if (e->op == 'u' && depth < 64) stack[depth++] = cur;
+    if (e->op == 'o') cur = depth ? stack[--depth] : 0;
+    if (e->value >= 0 || e->op == 's') cur = e->value > 0 ? e->value : 0;
+  }
+  return cur;
+}
+
 static void on_pragma(void *user, const CTok *toks, size_t n) {
   Parser *p = user;
-  /* #pragma pack(N) / pack() / pack(push, N) / pack(pop) */
   if (n >= 1 && strcmp(toks[0].text, "pack") == 0) {
-    int v = 0;
-    for (size_t i = 1; i < n; i++)
-      if (toks[i].kind == CT_NUMBER) v = atoi(toks[i].text);
-    p->pack_align = v;
+    pragma_pack(p, toks, n);
+  } else if (n >= 1 && !strcmp(toks[0].text, "weak")) {
+    pragma_weak(p, toks, n);
   }
 }
 
@@ -241,6 +331,7 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
     parse_declaration(p, NULL);
     if (p->pos == before) next(p); /* never loop on a token nothing consumes */
   }
+  apply_pragma_weak(p);
   p->unit->errors = diag->errors;
   free(p->toks);
   return p->unit;

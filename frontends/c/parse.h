@@ -93,7 +93,16 @@ typedef struct Parser {
   CObjList **block_locals_tail; /* locals of the innermost ST_BLOCK */
   int nstatic_locals;    /* for unique names of static locals */
   int nanon;
-  int pack_align;        /* #pragma pack value, 0 = none */
+  /* #pragma pack, in token order: the tokens are all read before the parse, so
+   * the value in effect at a token is replayed from these (pack_at) */
+  struct PackEvent *packs;
+  size_t npacks, cap_packs;
+  struct PragmaWeak *weaks; /* #pragma weak, applied when the unit is parsed */
+  /* expanding a call of a gnu_inline function that forwards its variadic
+   * arguments: what __builtin_va_arg_pack () stands for (builtin_fortify.c) */
+  CExprList *va_pack_args;
+  CExpr *va_pack_marker;
+  int va_pack_depth;
   int param_depth;       /* > 0 inside a prototype's parameter list */
   int nesting;           /* recursive expression and statement parses in progress */
   CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
@@ -132,7 +141,10 @@ Sym *scope_find_here(Parser *p, const char *name);       /* current scope only *
 Sym *scope_add(Parser *p, const char *name, SymKind kind);
 Tag *tag_find(Parser *p, const char *name, bool here_only);
 Tag *tag_add(Parser *p, const char *name, CType *t);
-bool is_typename(Parser *p, PTok *t);                    /* starts a type name / declaration */
+bool is_typename(Parser *p, PTok *t);
+int pack_at(Parser *p, size_t tok_index);  /* #pragma pack in effect there, 0 = none */
+bool at_std_attr(Parser *p);               /* at a C23 [[...]] */
+size_t skip_std_attrs(Parser *p, size_t i); /* the token after [[...]]... from token i */                    /* starts a type name / declaration */
 
 /* ---- declarations (decl.c) ---- */
 typedef struct DeclSpec {
@@ -186,6 +198,14 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos);
 /* the prototype of a libc function that __builtin_<name> or an implicit call
  * should see, or NULL */
 CType *libc_prototype(const char *name);
+/* the function type of a libc_prototype-style signature, "r:p,p" */
+CType *libc_sig_type(const char *sig);
+/* __builtin_object_size & co., __builtin___X_chk, __builtin_va_arg_pack
+ * (builtin_fortify.c); NULL when name is none of them */
+CExpr *parse_fortify_builtin(Parser *p, const char *name, CPos pos);
+/* a direct call of a gnu_inline function whose body forwards its variadic
+ * arguments, expanded as the body's expression; `call` when it cannot be */
+CExpr *expand_va_arg_pack_call(Parser *p, CObj *f, CExpr *call);
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
 /* after '(': the comma-separated arguments up to and over ')' */
 CExprList *parse_call_args(Parser *p);

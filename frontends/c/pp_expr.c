@@ -124,7 +124,7 @@ static Tok *op_has_name(CPP *pp, Tok *op, int kind) {
   case BM_HAS_ATTRIBUTE: r = pp_has_attribute(s, false); break;
   case BM_HAS_C_ATTRIBUTE: r = pp_has_attribute(s, true); break;
   case BM_HAS_BUILTIN: r = pp_has_builtin(s); break;
-  default: r = pp_has_feature(s); break;
+  default: r = pp_has_feature(pp, s); break;
   }
   return number_tok(pp, op, r);
 }

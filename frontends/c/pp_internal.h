@@ -217,7 +217,7 @@ void pp_unread(CPP *pp, Tok *t);
 void pp_predefine(CPP *pp);
 int pp_has_attribute(const char *name, bool c_attr);
 int pp_has_builtin(const char *name);
-int pp_has_feature(const char *name);
+int pp_has_feature(CPP *pp, const char *name);
 
 /* #if (pp_expr.c) */
 bool pp_eval_if(CPP *pp, Tok **line, size_t n, CPos pos);

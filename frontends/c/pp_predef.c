@@ -274,6 +274,7 @@ void pp_predefine(CPP *pp) {
     pp_define_text(pp, "__PIE__ 2");
     pp_define_text(pp, "__pie__ 2");
   }
+  if (pp->opt.san_address) pp_define_text(pp, "__SANITIZE_ADDRESS__ 1");
 }
 
 static bool in_list(const char *const *list, size_t n, const char *name) {
@@ -305,12 +306,18 @@ int pp_has_attribute(const char *name, bool c_attr) {
   bool gnu_ns = strstr(name, "::") != NULL;
   if (gnu_ns && strncmp(name, "gnu::", 5) && strncmp(name, "__gnu__::", 9)) return 0;
   const char *b = attr_base(name, buf, sizeof buf);
-  if (c_attr && !gnu_ns) {
-    if (!strcmp(b, "deprecated")) return 201904;
-    if (!strcmp(b, "fallthrough") || !strcmp(b, "maybe_unused") || !strcmp(b, "nodiscard"))
-      return 201904;
-    if (!strcmp(b, "noreturn") || !strcmp(b, "_Noreturn")) return 202202;
-    return 0;
+  if (c_attr) {
+    /* what [[...]] parses (decl.c parse_std_attr), with clang-16 -std=c2x's
+     * values: the standard's dates, also for the gnu:: forms of the same */
+    static const struct {
+      const char *std, *gnu;
+      int date;
+    } dated[] = {{"deprecated", "deprecated", 201904}, {"fallthrough", "fallthrough", 201910},
+                 {"maybe_unused", "unused", 202106},   {"nodiscard", "warn_unused_result", 202003},
+                 {"noreturn", NULL, 202202},           {"_Noreturn", NULL, 202202}};
+    for (size_t i = 0; i < sizeof dated / sizeof *dated; i++)
+      if (!strcmp(b, gnu_ns ? (dated[i].gnu ? dated[i].gnu : "") : dated[i].std)) return dated[i].date;
+    if (!gnu_ns) return 0;
   }
   return in_list(gnu, sizeof gnu / sizeof *gnu, b) ? 1 : 0;
 }
@@ -327,13 +334,24 @@ int pp_has_builtin(const char *name) {
     "__builtin_memcmp", "__builtin_huge_val", "__builtin_huge_valf", "__builtin_huge_vall",
     "__builtin_inf", "__builtin_inff", "__builtin_infl", "__builtin_nan", "__builtin_nanf",
     "__builtin_nanl", "__builtin_types_compatible_p", "__builtin_choose_expr",
+    /* builtin_fortify.c */
+    "__builtin_object_size", "__builtin_dynamic_object_size", "__builtin_va_arg_pack",
+    "__builtin_va_arg_pack_len", "__builtin___memcpy_chk", "__builtin___mempcpy_chk",
+    "__builtin___memmove_chk", "__builtin___memset_chk", "__builtin___strcpy_chk",
+    "__builtin___stpcpy_chk", "__builtin___strncpy_chk", "__builtin___stpncpy_chk",
+    "__builtin___strcat_chk", "__builtin___strncat_chk", "__builtin___sprintf_chk",
+    "__builtin___snprintf_chk", "__builtin___vsprintf_chk", "__builtin___vsnprintf_chk",
   };
   return in_list(b, sizeof b / sizeof *b, name) ? 1 : 0;
 }
 
-int pp_has_feature(const char *name) {
-  /* clang's spellings; kitcc's sanitizers answer like clang does */
+int pp_has_feature(CPP *pp, const char *name) {
+  /* clang's spellings; kitcc's sanitizers answer like clang-16 does (memory_sanitizer,
+   * thread_sanitizer ... are 0: kitcc has no such -fsanitize=) */
   static const char *const f[] = {"c_alignas", "c_alignof", "c_generic_selections",
                                   "c_static_assert"};
+  if (!strcmp(name, "address_sanitizer")) return pp->opt.san_address;
+  if (!strcmp(name, "undefined_behavior_sanitizer")) return pp->opt.san_undefined;
+  if (!strcmp(name, "coverage_sanitizer")) return pp->opt.san_coverage;
   return in_list(f, sizeof f / sizeof *f, name) ? 1 : 0;
 }

@@ -104,6 +104,11 @@ Tag *tag_add(Parser *p, const char *name, CType *t) {
 }
 
 bool is_typename(Parser *p, PTok *t) {
+  if (is_punct(t, "[") && is_punct(t + 1, "[")) {
+    /* [[...]] then a declaration; else attributes of a statement */
+    size_t after = skip_std_attrs(p, (size_t)(t - p->toks));
+    return after > (size_t)(t - p->toks) && is_typename(p, &p->toks[after]);
+  }
   if (t->kind != CT_IDENT) return false;
   switch (t->kw) {
   case KW_VOID: case KW_CHAR: case KW_SHORT: case KW_INT: case KW_LONG: case KW_FLOAT: case KW_DOUBLE:

@@ -203,6 +203,11 @@ static CStmt *parse_stmt(Parser *p) {
 }
 
 static CStmt *statement(Parser *p) {
+  if (at_std_attr(p)) {
+    /* [[fallthrough]]; [[maybe_unused]] label: ... of the statement: no code changes */
+    Attrs ignored = {0};
+    parse_attributes(p, &ignored);
+  }
   PTok *t = tok(p);
   CPos pos = t->pos;
   if (t->kind == CT_PUNCT) {

@@ -55,6 +55,10 @@ typedef struct CPPOptions {
   int opt_level;              /* __OPTIMIZE__ when > 0 */
   bool pic;                   /* __PIC__/__pic__ */
   bool gnu89_inline;          /* __GNUC_GNU_INLINE__ instead of __GNUC_STDC_INLINE__ */
+  /* the -fsanitize= families on, for __has_feature(address_sanitizer) ... */
+  bool san_address;           /* also __SANITIZE_ADDRESS__, as gcc */
+  bool san_undefined;         /* any check of clang's "undefined" group */
+  bool san_coverage;          /* -fsanitize-coverage= */
   FILE *err;                  /* diagnostics */
 } CPPOptions;
 

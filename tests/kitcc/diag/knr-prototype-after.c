@@ -1,0 +1,2 @@
+void g(c) char c; {}
+void g(char);
