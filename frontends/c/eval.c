@@ -36,6 +36,8 @@ bool c_eval_float(CExpr *e, long double *out) {
   case EX_CAST:
     if (type_is_float(e->lhs->type)) {
       if (!c_eval_float(e->lhs, &a)) return false;
+    } else if (type_is_complex(type_unqual(e->lhs->type))) {
+      if (!c_eval_complex(e->lhs, &a, &b)) return false; /* the real part */
     } else if (type_is_integer(e->lhs->type) && c_eval_int(e->lhs, &i)) {
       a = is_unsigned_type(e->lhs->type) ? (long double)(uint64_t)i : (long double)i;
     } else {

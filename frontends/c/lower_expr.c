@@ -134,7 +134,7 @@ void lower_conversion_fact(Lower *L, KitCgVal src, KitCgVal dst, CType *from, CT
 
 static bool is_aggr(CType *t) {
   t = type_unqual(t);
-  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY;
+  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY || t->kind == TY_COMPLEX;
 }
 
 KitCgVal lower_vla_size(Lower *L, CType *t) {
@@ -176,6 +176,7 @@ void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile
 /* ---- conversions ---------------------------------------------------------------- */
 
 static KitCgVal to_bool_i1(Lower *L, KitCgVal v, CType *from) {
+  if (type_is_complex(type_unqual(from))) return lower_complex_to_bool(L, v, from);
   KitCgType ct = kit_cg_val_type(L->f, v);
   if (ct == KIT_CG_I1) return v;
   if (kit_cg_type_is_float(ct)) return kit_cg_cmp(&L->b, KIT_CG_FUNE, v, kit_cg_fconst(&L->b, ct, 0));
@@ -183,7 +184,6 @@ static KitCgVal to_bool_i1(Lower *L, KitCgVal v, CType *from) {
     v = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
     ct = KIT_CG_I64;
   }
-  (void)from;
   return kit_cg_cmp(&L->b, KIT_CG_NE, v, kit_cg_iconst(&L->b, ct, 0));
 }
 
@@ -198,6 +198,7 @@ static KitCgVal int_resize(Lower *L, KitCgVal v, KitCgType to, bool is_signed) {
 KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
   CType *f = type_unqual(from), *t = type_unqual(to);
   if (t->kind == TY_VOID) return 0;
+  if (type_is_complex(t) || type_is_complex(f)) return lower_complex_convert(L, v, f, t);
   if (is_aggr(t) || is_aggr(f)) return v; /* aggregates travel as addresses */
   if (t->kind == TY_BOOL) {
     if (f->kind == TY_BOOL) return v;
@@ -445,6 +446,7 @@ static KitCgVal as_int(Lower *L, KitCgVal v) {
 }
 
 static KitCgVal compare(Lower *L, CExpr *e) {
+  if (type_is_complex(type_unqual(e->lhs->type))) return lower_complex_compare(L, e);
   KitCgVal a = as_int(L, lower_expr(L, e->lhs)), b = as_int(L, lower_expr(L, e->rhs));
   lower_set_loc(L, e->pos);
   return kit_cg_cmp(&L->b, cmp_pred(e->kind, e->lhs->type), a, b);
@@ -587,7 +589,8 @@ static KitCgVal opassign(Lower *L, CExpr *e) {
   } else {
     CType *ot = e->optype ? e->optype : e->lhs->type;
     KitCgVal a = lower_convert(L, old, e->lhs->type, ot);
-    KitCgVal r = lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
+    KitCgVal r = type_is_complex(type_unqual(ot)) ? lower_complex_opassign(L, e, a, rhs)
+                                                  : lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
     nv = lower_convert(L, r, ot, e->lhs->type);
     lower_conversion_fact(L, r, nv, ot, e->lhs->type, e->pos);
   }
@@ -707,6 +710,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_LABEL_ADDR:
     return lower_label_addr(L, e);
   case EX_NEG: {
+    if (type_is_complex(type_unqual(e->type))) return lower_complex_expr(L, e);
     KitCgVal v = lower_expr(L, e->lhs);
     lower_set_loc(L, e->pos);
     if (type_is_float(e->type)) return kit_cg_unop(&L->b, KIT_CG_OP_FNEG, v);
@@ -716,6 +720,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return r;
   }
   case EX_BITNOT:
+    if (type_is_complex(type_unqual(e->type))) return lower_complex_expr(L, e);
     return kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_expr(L, e->lhs));
   case EX_LNOT:
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_cond(L, e->lhs)));
@@ -730,6 +735,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   }
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
   case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR: {
+    if (type_is_complex(type_unqual(e->type))) return lower_complex_expr(L, e);
     KitCgVal a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
     lower_set_loc(L, e->pos);
     return lower_arith(L, e->kind, a, b, e->type, e->rhs->type);
@@ -806,6 +812,8 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   }
   case EX_BUILTIN:
     return lower_builtin(L, e);
+  case EX_COMPLEX:
+    return lower_complex_expr(L, e);
   default:
     c_error(L->diag, e->pos, "internal: cannot lower this expression (kind %d)", (int)e->kind);
     return kit_cg_iconst(&L->b, KIT_CG_I32, 0);

@@ -95,6 +95,27 @@ CType *type_enum(const char *tag) {
 
 CType *type_unqual(CType *t) { return t->origin ? t->origin : t; }
 
+/* the complex types, static like the basic ones: index = the element's kind */
+static struct {
+  CType t;
+  CMember real, imag;
+} complex_types[TY_LDOUBLE + 1];
+
+CType *type_complex(CType *elem) {
+  elem = type_unqual(elem);
+  if (elem->kind == TY_ENUM) elem = elem->base;
+  if (elem->kind == TY_VOID || elem->kind == TY_BOOL || elem->kind > TY_LDOUBLE) return NULL;
+  CType *t = &complex_types[elem->kind].t;
+  if (!t->kind) {
+    CMember *re = &complex_types[elem->kind].real, *im = &complex_types[elem->kind].imag;
+    *re = (CMember){.name = "__real__", .type = elem, .bit_width = -1, .align = elem->align, .next = im};
+    *im = (CMember){.name = "__imag__", .type = elem, .offset = elem->size, .bit_width = -1, .align = elem->align};
+    *t = (CType){.kind = TY_COMPLEX, .size = 2 * elem->size, .align = elem->align, .base = elem,
+                 .is_unsigned = elem->is_unsigned, .complete = true, .len = -1, .members = re};
+  }
+  return t;
+}
+
 static bool is_tagged(const CType *t) { return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ENUM; }
 
 static CType *wrap(CType *t, unsigned quals, const char *typedef_name) {
@@ -215,7 +236,8 @@ bool type_is_integer(const CType *t) {
 }
 
 bool type_is_float(const CType *t) { return t->kind == TY_FLOAT || t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE; }
-bool type_is_arith(const CType *t) { return type_is_integer(t) || type_is_float(t); }
+bool type_is_complex(const CType *t) { return t->kind == TY_COMPLEX; }
+bool type_is_arith(const CType *t) { return type_is_integer(t) || type_is_float(t) || t->kind == TY_COMPLEX; }
 bool type_is_scalar(const CType *t) { return type_is_arith(t) || t->kind == TY_PTR; }
 bool type_is_signed(const CType *t) {
   if (t->kind == TY_ENUM) return !t->base->is_unsigned;
@@ -266,6 +288,12 @@ static CType *unsigned_of(CType *t) {
 CType *type_common(CType *a, CType *b) {
   a = type_unqual(a);
   b = type_unqual(b);
+  if (a->kind == TY_COMPLEX || b->kind == TY_COMPLEX) {
+    /* C11 6.3.1.8 (and GNU complex integers): the common real type of the
+     * elements, complex */
+    CType *r = type_common(a->kind == TY_COMPLEX ? a->base : a, b->kind == TY_COMPLEX ? b->base : b);
+    return type_complex(r);
+  }
   if (a->kind == TY_LDOUBLE || b->kind == TY_LDOUBLE) return ty_ldouble;
   if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return ty_double;
   if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return ty_float;
@@ -297,6 +325,8 @@ bool type_compatible(const CType *a, const CType *b) {
   switch (a->kind) {
   case TY_PTR:
     return type_compatible(a->base, b->base);
+  case TY_COMPLEX:
+    return a->base->kind == b->base->kind;
   case TY_ARRAY:
     if (!type_compatible(a->base, b->base)) return false;
     return a->len < 0 || b->len < 0 || a->vla_len || b->vla_len || a->len == b->len;
@@ -423,6 +453,9 @@ static void spell(const CType *t, Buf *b, const char *inner) {
   quals(b, t->quals, false);
   if (t->typedef_name) {
     put(b, t->typedef_name);
+  } else if (t->kind == TY_COMPLEX) {
+    put(b, "_Complex ");
+    put(b, basic_name(t->base));
   } else if (basic_name(t)) {
     put(b, basic_name(t));
   } else {
