@@ -34,7 +34,7 @@ CExpr *complex_part(Parser *p, CExpr *e, bool imag, CPos pos) {
   e = rvalue(p, e);
   if (!type_is_arith(t)) {
     perror_at(p, pos, "wrong type argument to %s", imag ? "__imag__" : "__real__");
-    return e;
+    return new_int(0, ty_int, pos);
   }
   if (!imag) return e;
   /* the imaginary part of a real is 0, after the real's side effects */

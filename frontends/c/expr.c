@@ -531,7 +531,7 @@ static CExpr *sizeof_type(Parser *p, CType *t, CPos pos) {
 static CExpr *incdec(Parser *p, CExprKind k, CExpr *e, CPos pos) {
   check_lvalue(p, e, k == EX_PREINC || k == EX_POSTINC ? "increment operand" : "decrement operand");
   CType *t = type_unqual(e->type);
-  if (!type_is_scalar(t) || type_is_complex(t)) perror_at(p, pos, "wrong type argument to increment");
+  if (!type_is_scalar(t)) perror_at(p, pos, "wrong type argument to increment"); /* GNU: complex too */
   CExpr *r = unary(k, e, e->type, pos);
   r->step = 1;
   if (t->kind == TY_PTR) r->step = elem_size(p, t, pos, &r->vla_type);

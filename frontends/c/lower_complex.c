@@ -1,8 +1,8 @@
 /* frontends/c/lower_complex.c — lowering _Complex values. A complex value
  * travels as the address of its two parts (like a struct); each operation
- * loads the parts, computes them as gcc does (C11 Annex G: an operand known
- * to be real or imaginary leaves the other part alone; * and / with libgcc's
- * __mul?c3/__div?c3 for NaN recovery) and stores them into a temporary. */
+ * loads the parts, computes them as gcc does (C11 Annex G: a real operand
+ * leaves the other part alone; * and / with libgcc's __mul?c3/__div?c3 for
+ * NaN and infinity recovery) and stores them into a temporary. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,39 +12,15 @@ typedef struct Cx {
   KitCgVal re, im;
 } Cx;
 
-/* what is known of a complex operand, gcc's lattice in tree-complex.c:
- * a real converted to complex is REAL, an imaginary constant IMAG */
-typedef enum CxShape { CX_REAL = 1, CX_IMAG = 2, CX_VARYING = 3 } CxShape;
-
 static CType *elem_of(CType *t) { return type_unqual(t)->base; }
 
-static bool is_zero_const(CExpr *e) {
-  long double f;
-  int64_t i;
-  if (type_is_float(e->type)) return c_eval_float(e, &f) && f == 0;
-  return type_is_integer(e->type) && c_eval_int(e, &i) && i == 0;
-}
-
-static CxShape shape_of(CExpr *e) {
-  switch (e->kind) {
-  case EX_CAST:
-    return type_is_complex(type_unqual(e->lhs->type)) ? shape_of(e->lhs) : CX_REAL;
-  case EX_COMPLEX: {
-    int s = (is_zero_const(e->lhs) ? 0 : CX_REAL) | (is_zero_const(e->rhs) ? 0 : CX_IMAG);
-    return s ? (CxShape)s : CX_VARYING;
-  }
-  case EX_ADD: case EX_SUB:
-    return (CxShape)(shape_of(e->lhs) | shape_of(e->rhs));
-  case EX_MUL: case EX_DIV: {
-    CxShape a = shape_of(e->lhs), b = shape_of(e->rhs);
-    if (a == CX_VARYING || b == CX_VARYING) return CX_VARYING;
-    return a == b ? CX_REAL : CX_IMAG;
-  }
-  case EX_NEG: case EX_BITNOT:
-    return shape_of(e->lhs);
-  default:
-    return CX_VARYING;
-  }
+/* An operand of a floating complex operation that the usual arithmetic
+ * conversions made complex from a real: gcc's build_binary_op computes
+ * with the real itself (c-typeck.c, under -fsigned-zeros), so z * x is
+ * (zr*x, zi*x), x - z is (x-zr, -zi), and a zero part is never touched. */
+static bool is_real_operand(CExpr *e) {
+  return e->kind == EX_CAST && e->implicit && !type_is_complex(type_unqual(e->lhs->type)) &&
+         type_is_float(elem_of(e->type));
 }
 
 static KitCgVal part_addr(Lower *L, KitCgVal addr, CType *t, bool imag) {
@@ -119,36 +95,13 @@ KitCgVal lower_complex_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
 
 /* ---- arithmetic ------------------------------------------------------------------- */
 
-static Cx cx_add(Lower *L, CExprKind k, Cx a, Cx b, CxShape sa, CxShape sb, CType *el) {
-  bool sub = k == EX_SUB;
-  Cx r = {0, 0};
-  /* gcc's expand_complex_addition: a part known to be zero is not added */
-  if (sa == CX_REAL && sb == CX_VARYING && sub) sa = CX_VARYING;
-  if (sa == CX_IMAG && sb == CX_VARYING && sub) sa = CX_VARYING;
-  int pair = sa * 4 + sb;
-  switch (pair) {
-  case CX_REAL * 4 + CX_REAL: case CX_VARYING * 4 + CX_REAL:
-    r.re = op(L, k, a.re, b.re, el), r.im = a.im;
-    break;
-  case CX_REAL * 4 + CX_IMAG:
-    r.re = a.re, r.im = sub ? neg(L, b.im, el) : b.im;
-    break;
-  case CX_IMAG * 4 + CX_REAL:
-    r.re = sub ? neg(L, b.re, el) : b.re, r.im = a.im;
-    break;
-  case CX_IMAG * 4 + CX_IMAG: case CX_VARYING * 4 + CX_IMAG:
-    r.re = a.re, r.im = op(L, k, a.im, b.im, el);
-    break;
-  case CX_REAL * 4 + CX_VARYING:
-    r.re = op(L, k, a.re, b.re, el), r.im = b.im;
-    break;
-  case CX_IMAG * 4 + CX_VARYING:
-    r.re = b.re, r.im = op(L, k, a.im, b.im, el);
-    break;
-  default:
-    r.re = op(L, k, a.re, b.re, el), r.im = op(L, k, a.im, b.im, el);
-    break;
-  }
+/* a + b or a - b; a_real/b_real: that operand is a real made complex */
+static Cx cx_add(Lower *L, CExprKind k, Cx a, Cx b, bool a_real, bool b_real, CType *el) {
+  Cx r;
+  r.re = op(L, k, a.re, b.re, el);
+  if (b_real) r.im = a.im;
+  else if (a_real) r.im = k == EX_SUB ? neg(L, b.im, el) : b.im;
+  else r.im = op(L, k, a.im, b.im, el);
   return r;
 }
 
@@ -221,29 +174,11 @@ static Cx cx_mul_full(Lower *L, Cx a, Cx b, CType *t) {
   return cx_join(L, r, from, s, slow_end, el);
 }
 
-/* gcc's expand_complex_multiplication; the operands ordered so that sa >= sb */
-static Cx cx_mul(Lower *L, Cx a, Cx b, CxShape sa, CxShape sb, CType *t) {
+static Cx cx_mul(Lower *L, Cx a, Cx b, bool a_real, bool b_real, CType *t) {
   CType *el = elem_of(t);
-  if (sa < sb) {
-    Cx c = a;
-    a = b, b = c;
-    CxShape s = sa;
-    sa = sb, sb = s;
-  }
-  switch (sa * 4 + sb) {
-  case CX_REAL * 4 + CX_REAL:
-    return (Cx){op(L, EX_MUL, a.re, b.re, el), a.im};
-  case CX_IMAG * 4 + CX_REAL:
-    return (Cx){a.re, op(L, EX_MUL, a.im, b.re, el)};
-  case CX_IMAG * 4 + CX_IMAG:
-    return (Cx){neg(L, op(L, EX_MUL, a.im, b.im, el), el), a.re};
-  case CX_VARYING * 4 + CX_REAL:
-    return (Cx){op(L, EX_MUL, a.re, b.re, el), op(L, EX_MUL, a.im, b.re, el)};
-  case CX_VARYING * 4 + CX_IMAG:
-    return (Cx){neg(L, op(L, EX_MUL, a.im, b.im, el), el), op(L, EX_MUL, a.re, b.im, el)};
-  default:
-    return cx_mul_full(L, a, b, t);
-  }
+  if (b_real) return (Cx){op(L, EX_MUL, a.re, b.re, el), op(L, EX_MUL, a.im, b.re, el)};
+  if (a_real) return (Cx){op(L, EX_MUL, a.re, b.re, el), op(L, EX_MUL, a.re, b.im, el)};
+  return cx_mul_full(L, a, b, t);
 }
 
 static KitCgVal int_abs(Lower *L, KitCgVal v, CType *el) {
@@ -274,42 +209,27 @@ static Cx cx_div_int(Lower *L, Cx a, Cx b, CType *el) {
   return cx_join(L, x, tb, y, fb, el);
 }
 
-/* gcc's expand_complex_division (-fcx-method 2: libgcc for two unknowns) */
-static Cx cx_div(Lower *L, Cx a, Cx b, CxShape sa, CxShape sb, CType *t) {
+/* a real dividend is divided as a complex: C11 Annex G's x / (u + iv) needs all of it */
+static Cx cx_div(Lower *L, Cx a, Cx b, bool b_real, CType *t) {
   CType *el = elem_of(t);
-  switch (sa * 4 + sb) {
-  case CX_REAL * 4 + CX_REAL:
-    return (Cx){op(L, EX_DIV, a.re, b.re, el), a.im};
-  case CX_REAL * 4 + CX_IMAG:
-    return (Cx){a.im, neg(L, op(L, EX_DIV, a.re, b.im, el), el)};
-  case CX_IMAG * 4 + CX_REAL:
-    return (Cx){a.re, op(L, EX_DIV, a.im, b.re, el)};
-  case CX_IMAG * 4 + CX_IMAG:
-    return (Cx){op(L, EX_DIV, a.im, b.im, el), a.re};
-  case CX_VARYING * 4 + CX_REAL:
-    return (Cx){op(L, EX_DIV, a.re, b.re, el), op(L, EX_DIV, a.im, b.re, el)};
-  case CX_VARYING * 4 + CX_IMAG:
-    return (Cx){op(L, EX_DIV, a.im, b.im, el), neg(L, op(L, EX_DIV, a.re, b.im, el), el)};
-  default:
-    if (!type_is_float(el)) return cx_div_int(L, a, b, el);
-    return cx_libcall(L, "div", a, b, t);
-  }
+  if (b_real) return (Cx){op(L, EX_DIV, a.re, b.re, el), op(L, EX_DIV, a.im, b.re, el)};
+  if (!type_is_float(el)) return cx_div_int(L, a, b, el);
+  return cx_libcall(L, "div", a, b, t);
 }
 
-static KitCgVal cx_arith(Lower *L, CExprKind k, Cx a, Cx b, CxShape sa, CxShape sb, CType *t) {
-  CType *el = elem_of(t);
+static KitCgVal cx_arith(Lower *L, CExprKind k, Cx a, Cx b, bool a_real, bool b_real, CType *t) {
   Cx r;
-  if (k == EX_MUL) r = cx_mul(L, a, b, sa, sb, t);
-  else if (k == EX_DIV) r = cx_div(L, a, b, sa, sb, t);
-  else r = cx_add(L, k, a, b, sa, sb, el);
+  if (k == EX_MUL) r = cx_mul(L, a, b, a_real, b_real, t);
+  else if (k == EX_DIV) r = cx_div(L, a, b, b_real, t);
+  else r = cx_add(L, k, a, b, a_real, b_real, elem_of(t));
   return cx_temp(L, r, t);
 }
 
 KitCgVal lower_complex_opassign(Lower *L, CExpr *e, KitCgVal old, KitCgVal rhs) {
   CType *t = e->optype;
-  CxShape sa = type_is_complex(type_unqual(e->lhs->type)) ? CX_VARYING : CX_REAL;
+  bool a_real = !type_is_complex(type_unqual(e->lhs->type)) && type_is_float(elem_of(t));
   Cx b = cx_load(L, rhs, t), a = cx_load(L, old, t);
-  return cx_arith(L, e->op, a, b, sa, shape_of(e->rhs), t);
+  return cx_arith(L, e->op, a, b, a_real, is_real_operand(e->rhs), t);
 }
 
 KitCgVal lower_complex_expr(Lower *L, CExpr *e) {
@@ -335,9 +255,24 @@ KitCgVal lower_complex_expr(Lower *L, CExpr *e) {
     Cx a = cx_operand(L, e->lhs);
     Cx b = cx_operand(L, e->rhs);
     lower_set_loc(L, e->pos);
-    return cx_arith(L, e->kind, a, b, shape_of(e->lhs), shape_of(e->rhs), t);
+    return cx_arith(L, e->kind, a, b, is_real_operand(e->lhs), is_real_operand(e->rhs), t);
   }
   }
+}
+
+KitCgVal lower_complex_incdec(Lower *L, CExpr *e) {
+  CType *t = e->type, *el = elem_of(t);
+  LValue lv = lower_lvalue(L, e->lhs);
+  Cx old = cx_load(L, lv.addr, t);
+  lower_set_loc(L, e->pos);
+  KitCgType ct = abi_cg_type(el);
+  KitCgVal one = kit_cg_type_is_float(ct) ? kit_cg_fconst(&L->b, ct, 1) : kit_cg_iconst(&L->b, ct, 1);
+  bool inc = e->kind == EX_PREINC || e->kind == EX_POSTINC;
+  Cx nv = {op(L, inc ? EX_ADD : EX_SUB, old.re, one, el), old.im};
+  KitCgVal oldv = cx_temp(L, old, t);
+  lower_store(L, nv.re, lv.addr, el, lv.is_volatile);
+  bool post = e->kind == EX_POSTINC || e->kind == EX_POSTDEC;
+  return post ? oldv : cx_temp(L, nv, t);
 }
 
 /* == and != of complex operands (already of one complex type): i1 */

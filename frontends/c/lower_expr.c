@@ -540,6 +540,7 @@ static KitCgVal ptr_offset(Lower *L, CExpr *e, KitCgVal idx) {
 }
 
 static KitCgVal incdec(Lower *L, CExpr *e) {
+  if (type_is_complex(type_unqual(e->type))) return lower_complex_incdec(L, e);
   LValue lv = lower_lvalue(L, e->lhs);
   KitCgVal old = lv_load(L, &lv);
   CType *t = type_unqual(e->lhs->type);

@@ -33,5 +33,6 @@ KitCgVal lower_complex_compare(Lower *L, CExpr *e);   /* == != of complex operan
 KitCgVal lower_complex_opassign(Lower *L, CExpr *e, KitCgVal old, KitCgVal rhs); /* old op rhs in e->optype */
 KitCgVal lower_complex_convert(Lower *L, KitCgVal v, CType *from, CType *to);    /* either type complex */
 KitCgVal lower_complex_to_bool(Lower *L, KitCgVal v, CType *t);                  /* i1 */
+KitCgVal lower_complex_incdec(Lower *L, CExpr *e);    /* GNU z++ etc.: the real part steps by 1 */
 
 #endif
