@@ -138,15 +138,34 @@ static bool eval_real(CExpr *e, long double *out) {
   return true;
 }
 
+bool complex_real_operand(CExpr *e) {
+  return e->kind == EX_CAST && e->implicit && !type_is_complex(type_unqual(e->lhs->type)) &&
+         type_is_complex(type_unqual(e->type)) && type_is_float(type_unqual(e->type)->base);
+}
+
+/* the operations as the lowering does them (lower_complex.c) */
 static bool eval_arith(CExpr *e, long double *re, long double *im, CType *el) {
   long double ar, ai, br, bi;
   if (!c_eval_complex(e->lhs, &ar, &ai) || !c_eval_complex(e->rhs, &br, &bi)) return false;
+  bool a_real = complex_real_operand(e->lhs), b_real = complex_real_operand(e->rhs);
   switch (e->kind) {
-  case EX_ADD: *re = ar + br, *im = ai + bi; break;
-  case EX_SUB: *re = ar - br, *im = ai - bi; break;
-  case EX_MUL: *re = ar * br - ai * bi, *im = ar * bi + ai * br; break;
+  case EX_ADD:
+    *re = ar + br, *im = b_real ? ai : a_real ? bi : ai + bi;
+    break;
+  case EX_SUB:
+    *re = ar - br, *im = b_real ? ai : a_real ? -bi : ai - bi;
+    break;
+  case EX_MUL:
+    if (b_real) *re = ar * br, *im = ai * br;
+    else if (a_real) *re = ar * br, *im = ar * bi;
+    else *re = ar * br - ai * bi, *im = ar * bi + ai * br;
+    break;
   default: {
     if (!type_is_float(el)) return false;
+    if (b_real) {
+      *re = ar / br, *im = ai / br;
+      break;
+    }
     long double d = br * br + bi * bi;
     *re = (ar * br + ai * bi) / d, *im = (ai * br - ar * bi) / d;
     break;

@@ -14,15 +14,6 @@ typedef struct Cx {
 
 static CType *elem_of(CType *t) { return type_unqual(t)->base; }
 
-/* An operand of a floating complex operation that the usual arithmetic
- * conversions made complex from a real: gcc's build_binary_op computes
- * with the real itself (c-typeck.c, under -fsigned-zeros), so z * x is
- * (zr*x, zi*x), x - z is (x-zr, -zi), and a zero part is never touched. */
-static bool is_real_operand(CExpr *e) {
-  return e->kind == EX_CAST && e->implicit && !type_is_complex(type_unqual(e->lhs->type)) &&
-         type_is_float(elem_of(e->type));
-}
-
 static KitCgVal part_addr(Lower *L, KitCgVal addr, CType *t, bool imag) {
   return imag ? kit_cg_ptradd(&L->b, addr, lower_i64(L, elem_of(t)->size)) : addr;
 }
@@ -95,7 +86,10 @@ KitCgVal lower_complex_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
 
 /* ---- arithmetic ------------------------------------------------------------------- */
 
-/* a + b or a - b; a_real/b_real: that operand is a real made complex */
+/* a + b or a - b. a_real/b_real: that operand is a real the usual arithmetic
+ * conversions made complex (complex_real_operand); gcc's build_binary_op
+ * computes with the real itself (c-typeck.c, under -fsigned-zeros), so z * x
+ * is (zr*x, zi*x), x - z is (x-zr, -zi), and a zero part is never touched */
 static Cx cx_add(Lower *L, CExprKind k, Cx a, Cx b, bool a_real, bool b_real, CType *el) {
   Cx r;
   r.re = op(L, k, a.re, b.re, el);
@@ -229,7 +223,7 @@ KitCgVal lower_complex_opassign(Lower *L, CExpr *e, KitCgVal old, KitCgVal rhs) 
   CType *t = e->optype;
   bool a_real = !type_is_complex(type_unqual(e->lhs->type)) && type_is_float(elem_of(t));
   Cx b = cx_load(L, rhs, t), a = cx_load(L, old, t);
-  return cx_arith(L, e->op, a, b, a_real, is_real_operand(e->rhs), t);
+  return cx_arith(L, e->op, a, b, a_real, complex_real_operand(e->rhs), t);
 }
 
 KitCgVal lower_complex_expr(Lower *L, CExpr *e) {
@@ -255,7 +249,7 @@ KitCgVal lower_complex_expr(Lower *L, CExpr *e) {
     Cx a = cx_operand(L, e->lhs);
     Cx b = cx_operand(L, e->rhs);
     lower_set_loc(L, e->pos);
-    return cx_arith(L, e->kind, a, b, is_real_operand(e->lhs), is_real_operand(e->rhs), t);
+    return cx_arith(L, e->kind, a, b, complex_real_operand(e->lhs), complex_real_operand(e->rhs), t);
   }
   }
 }

@@ -195,6 +195,11 @@ static struct {
   _Complex short s;
 } gs = {'x', 3.0 + 4.0i, {1.0f, 2.0if}, 2 + 3i};
 static double gr = __real__ (6.0 + 7.0i);
+/* folded with the real operands as the lowering computes them: signed zeros */
+static double _Complex gz[] = {1.0 - 0.0i, -3 * I, 2.0 - 3.0 * I, (1.0 + 2.0i) / 4.0, 5.0 / (1.0 + 2.0i), -0.0 + 1.0i,
+                               0.0i - 1.0, -(0.0 - 1.0i), ~(1.0 + 0.0i)};
+static float _Complex gzf[] = {1.0f / 3.0if, (1.0f + 2.0if) * (3.0f - 1.0if)};
+static long double _Complex gzl = 1.0L / (3.0L + 7.0Li);
 static double _Complex *gp = &garr[2];
 
 static void initializers(void) {
@@ -212,6 +217,10 @@ static void initializers(void) {
   pf("gs.f1", gs.f[1]);
   printf("gs.s %d %d gr %a\n", __real__ gs.s, __imag__ gs.s, gr);
   pd("*gp", *gp);
+  for (unsigned i = 0; i < sizeof gz / sizeof gz[0]; i++) pd("gz", gz[i]);
+  pf("gzf0", gzf[0]);
+  pf("gzf1", gzf[1]);
+  pl("gzl", gzl);
   static long double _Complex ls = 1.0L / 3.0L + 2.0Li;
   pl("local static", ls);
   double _Complex a1 = vr + vi * I, a2 = {vr}, a3[2] = {[1] = vi * I};
