@@ -20,9 +20,10 @@ static KitCgVal part_addr(Lower *L, KitCgVal addr, CType *t, bool imag) {
 
 static Cx cx_load(Lower *L, KitCgVal addr, CType *t) {
   CType *el = elem_of(t);
+  bool vol = (t->quals & Q_VOLATILE) != 0;
   Cx c;
-  c.re = lower_load(L, addr, el, false);
-  c.im = lower_load(L, part_addr(L, addr, t, true), el, false);
+  c.re = lower_load(L, addr, el, vol);
+  c.im = lower_load(L, part_addr(L, addr, t, true), el, vol);
   return c;
 }
 
