@@ -285,26 +285,34 @@ static CType *unsigned_of(CType *t) {
   }
 }
 
-CType *type_common(CType *a, CType *b) {
-  a = type_unqual(a);
-  b = type_unqual(b);
-  if (a->kind == TY_COMPLEX || b->kind == TY_COMPLEX) {
-    /* C11 6.3.1.8 (and GNU complex integers): the common real type of the
-     * elements, complex */
-    CType *r = type_common(a->kind == TY_COMPLEX ? a->base : a, b->kind == TY_COMPLEX ? b->base : b);
-    return type_complex(r);
-  }
-  if (a->kind == TY_LDOUBLE || b->kind == TY_LDOUBLE) return ty_ldouble;
-  if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return ty_double;
-  if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return ty_float;
-  a = type_promote(a);
-  b = type_promote(b);
+/* the common type of two integer types by rank and signedness (C11 6.3.1.8p1;
+ * real operands are promoted first, complex integers are not) */
+static CType *common_integer(CType *a, CType *b) {
+  if (a->kind == TY_ENUM) a = a->base;
+  if (b->kind == TY_ENUM) b = b->base;
   if (a->kind == b->kind) return a;
   if (a->is_unsigned == b->is_unsigned) return type_rank(a) >= type_rank(b) ? a : b;
   CType *u = a->is_unsigned ? a : b, *s = a->is_unsigned ? b : a;
   if (type_rank(u) >= type_rank(s)) return u;
   if (s->size > u->size) return s;
   return unsigned_of(s);
+}
+
+CType *type_common(CType *a, CType *b) {
+  a = type_unqual(a);
+  b = type_unqual(b);
+  if (a->kind == TY_COMPLEX || b->kind == TY_COMPLEX) {
+    /* C11 6.3.1.8: the common real type of the elements, complex; gcc does
+     * not promote complex integers (_Complex char + _Complex char is
+     * _Complex char) */
+    CType *ea = a->kind == TY_COMPLEX ? a->base : a, *eb = b->kind == TY_COMPLEX ? b->base : b;
+    if (type_is_integer(ea) && type_is_integer(eb)) return type_complex(common_integer(ea, eb));
+    return type_complex(type_common(ea, eb));
+  }
+  if (a->kind == TY_LDOUBLE || b->kind == TY_LDOUBLE) return ty_ldouble;
+  if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return ty_double;
+  if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return ty_float;
+  return common_integer(type_promote(a), type_promote(b));
 }
 
 static bool params_compatible(const CParam *p, const CParam *q) {

@@ -174,6 +174,10 @@ static void integers(void) {
   printf("uchar %d %d size %zu\n", __real__ uc, __imag__ uc, sizeof uc);
   _Complex short sh = x;
   printf("short %d %d, == %d\n", __real__ sh, __imag__ sh, sh == x);
+  _Complex char c1 = 100 + 1i, c2 = 100 - 2i;
+  _Complex short s1 = 1;
+  _Complex unsigned char u1 = 200;
+  printf("sizes %zu %zu %zu %zu %zu\n", sizeof(c1 + c2), sizeof(c1 * s1), sizeof(-c1), sizeof(u1 + 1), sizeof(u1 + c1));
   y = (c + 10) + (e * 3) * 1i;
   q = y / x;
   printf("int / %d %d\n", __real__ q, __imag__ q);
