@@ -191,6 +191,7 @@ static void check_ditypes(V *v) {
     if (d->kind == KIT_CG_DI_BASE) {
       bool enc = false;
       for (unsigned e = KIT_CG_ATE_BOOLEAN; e <= KIT_CG_ATE_UNSIGNED_CHAR; e++) enc |= d->encoding == e;
+      enc |= d->encoding == KIT_CG_ATE_LO_USER;
       if (!enc) modprob(v, "ditype %u: bad base type encoding %u", i, d->encoding);
       if (!d->size) modprob(v, "ditype %u: base type of size 0", i);
     }

@@ -36,6 +36,10 @@ static void classify(const CType *t, int64_t off, Cls cls[2]) {
     if (t->len <= 0) return;
     for (int64_t i = 0; i < t->len; i++) classify(t->base, off + i * t->base->size, cls);
     return;
+  case TY_COMPLEX: /* as struct { T real, imag; } */
+    classify(t->base, off, cls);
+    classify(t->base, off + t->base->size, cls);
+    return;
   case TY_LDOUBLE:
     cls[off / 8 > 1 ? 1 : off / 8] = merge(cls[off / 8 > 1 ? 1 : off / 8], C_X87);
     return;
@@ -77,8 +81,10 @@ KitCgType abi_cg_type(const CType *t) {
 
 static bool is_aggregate(const CType *t) {
   t = type_unqual((CType *)t);
-  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY;
+  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY || t->kind == TY_COMPLEX;
 }
+
+uint32_t abi_split_offset(const AbiArg *a, int k) { return k ? (a->cg[0] == KIT_CG_F80 ? 16 : 8) : 0; }
 
 /* classify one value; *gp and *sse are the registers still free (params) */
 static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
@@ -113,6 +119,13 @@ static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
     cls[0] = C_MEM;
   else
     classify(t, 0, cls);
+  if (is_return && t->kind == TY_COMPLEX && t->base->kind == TY_LDOUBLE) {
+    /* COMPLEX_X87: the real part in %st0, the imaginary part in %st1 */
+    a.kind = ABI_SPLIT;
+    a.n = 2;
+    a.cg[0] = a.cg[1] = KIT_CG_F80;
+    return a;
+  }
   if (is_return && t->size == 16 && cls[0] == C_X87 && cls[1] == C_NONE) {
     /* a struct or union holding one long double is X87+X87UP: returned in %st0 */
     a.kind = ABI_SPLIT;

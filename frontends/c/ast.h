@@ -52,6 +52,8 @@ typedef enum CExprKind {
   EX_VLA_SIZEOF,   /* sizeof of a VLA type ->vla_type, computed at run time */
   EX_VA_ARG,       /* va_arg(->lhs (a va_list lvalue), ->type) */
   EX_BUILTIN,      /* ->builtin with ->args (see CBuiltin) */
+  EX_COMPLEX,      /* the complex ->lhs + ->rhs * i (both of ->type's element type):
+                      __builtin_complex (CMPLX), imaginary constants (2.0i is 0.0 + 2.0 * i) */
 } CExprKind;
 
 typedef enum CBuiltin {

@@ -344,6 +344,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     expect(p, "(");
     return nan_or_inf(p, name, pos);
   }
+  if (is_complex_function(name, NULL)) return complex_builtin(p, name, pos);
   for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
     const BI *b = &builtins[i];
     if (strcmp(b->name, name)) continue;

@@ -52,6 +52,9 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt);
  * initializers, address constants (&obj + offset, string literals, labels). */
 bool c_eval_int(CExpr *e, int64_t *out);
 bool c_eval_float(CExpr *e, long double *out);
+bool c_eval_complex(CExpr *e, long double *re, long double *im); /* complex.c; a real has im 0 */
+/* complex.c: e is a real the usual arithmetic conversions made (floating) complex */
+bool complex_real_operand(CExpr *e);
 typedef struct CAddrConst {
   CObj *obj;            /* NULL for a string literal or a plain integer */
   CExpr *str;           /* EX_STRING when the address is of a string literal */

@@ -664,10 +664,9 @@ done:
     int c = counter & ~S_OTHER;
     bool u = (c & S_UNSIGNED) != 0;
     c &= ~(S_SIGNED | S_UNSIGNED);
-    if (counter & S_COMPLEX) {
-      perror_at(p, ds->pos, "_Complex types are not supported by kitcc yet");
-      c &= ~S_COMPLEX;
-    }
+    bool is_complex = (counter & S_COMPLEX) != 0;
+    c &= ~S_COMPLEX;
+    if (is_complex && !c && !(counter & (S_SIGNED | S_UNSIGNED))) c = S_DOUBLE; /* GNU: _Complex alone */
     switch (c) {
     case 0: ty = counter & (S_SIGNED | S_UNSIGNED) ? (u ? ty_uint : ty_int) : NULL; break;
     case S_VOID: ty = ty_void; break;
@@ -684,6 +683,10 @@ done:
     default:
       perror_at(p, ds->pos, "invalid combination of type specifiers");
       ty = ty_int;
+    }
+    if (is_complex && ty && !(ty = type_complex(ty))) {
+      perror_at(p, ds->pos, "invalid complex type");
+      ty = type_complex(ty_double);
     }
     if (ty || (counter & S_OTHER)) ds->had_type = true;
     if (!ty && !(counter & S_OTHER)) ty = ty_int; /* implicit int (a warning where it matters) */

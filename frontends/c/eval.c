@@ -56,7 +56,7 @@ static bool eval_float_chain(CExpr *e, long double *out) {
 }
 
 bool c_eval_float(CExpr *e, long double *out) {
-  long double a;
+  long double a, b;
   int64_t i;
   switch (e->kind) {
   case EX_FLOAT:
@@ -68,6 +68,8 @@ bool c_eval_float(CExpr *e, long double *out) {
   case EX_CAST:
     if (type_is_float(e->lhs->type)) {
       if (!c_eval_float(e->lhs, &a)) return false;
+    } else if (type_is_complex(type_unqual(e->lhs->type))) {
+      if (!c_eval_complex(e->lhs, &a, &b)) return false; /* the real part */
     } else if (type_is_integer(e->lhs->type) && c_eval_int(e->lhs, &i)) {
       a = is_unsigned_type(e->lhs->type) ? (long double)(uint64_t)i : (long double)i;
     } else {
@@ -91,6 +93,10 @@ bool c_eval_float(CExpr *e, long double *out) {
     return c_eval_float(i ? (e->lhs ? e->lhs : e->cond) : e->rhs, out);
   case EX_COMMA:
     return c_eval_float(e->rhs, out);
+  case EX_MEMBER: /* __real__, __imag__ of a complex constant */
+    if (!type_is_complex(type_unqual(e->lhs->type)) || !c_eval_complex(e->lhs, &a, &b)) return false;
+    *out = e->member->offset ? b : a;
+    return true;
   default:
     return false;
   }
@@ -260,6 +266,13 @@ bool c_eval_int(CExpr *e, int64_t *out) {
     return c_eval_int(a ? (e->lhs ? e->lhs : e->cond) : e->rhs, out) && ((*out = wrap(*out, e->type)), true);
   case EX_COMMA:
     return c_eval_int(e->rhs, out);
+  case EX_MEMBER: { /* __real__, __imag__ of a complex integer constant */
+    long double re, im;
+    if (!type_is_complex(type_unqual(e->lhs->type)) || !type_is_integer(e->type) || !c_eval_complex(e->lhs, &re, &im))
+      return false;
+    *out = wrap((int64_t)(e->member->offset ? im : re), e->type);
+    return true;
+  }
   case EX_PTRDIFF: {
     CAddrConst x, y;
     if (!c_eval_addr(e->lhs, &x) || !c_eval_addr(e->rhs, &y) || x.obj != y.obj || x.str != y.str || x.label || y.label)

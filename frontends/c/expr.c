@@ -164,7 +164,7 @@ CExpr *assign_convert(Parser *p, CExpr *e, CType *to, const char *what) {
   } else if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && !type_compatible(f, t)) {
     perror_at(p, e->pos, "incompatible types when %s", what);
     return e;
-  } else if (type_is_arith(t) && !type_is_arith(f) && f->kind != TY_PTR) {
+  } else if (type_is_arith(t) && !type_is_arith(f) && (f->kind != TY_PTR || type_is_complex(t))) {
     perror_at(p, e->pos, "incompatible types when %s", what);
     return e;
   }
@@ -251,6 +251,8 @@ static CExpr *compare_expr(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos)
   CType *ta = type_unqual(a->type), *tb = type_unqual(b->type);
   if (type_is_arith(ta) && type_is_arith(tb)) {
     usual_arith(p, &a, &b);
+    if (type_is_complex(type_unqual(a->type)) && k != EX_EQ && k != EX_NE)
+      perror_at(p, pos, "invalid operands to comparison (complex values are unordered)");
   } else if (ta->kind == TY_PTR && tb->kind == TY_PTR) {
     /* compare as the first pointer type */
     b = cast_to(b, a->type, true);
@@ -555,7 +557,9 @@ static CExpr *parse_cast(Parser *p) {
     if (u->kind != TY_VOID && !(type_is_scalar(u) && type_is_scalar(f)) &&
         !((u->kind == TY_STRUCT || u->kind == TY_UNION) && type_compatible(u, f)))
       perror_at(p, pos, "conversion to non-scalar type requested");
-    if (type_is_float(u) && f->kind == TY_PTR) perror_at(p, pos, "pointer value used where a floating-point was expected");
+    if ((type_is_float(u) || type_is_complex(u)) && f->kind == TY_PTR)
+      perror_at(p, pos, "pointer value used where a floating-point was expected");
+    if (type_is_complex(f) && u->kind == TY_PTR) perror_at(p, pos, "complex value used where a pointer was expected");
     CExpr *c = new_expr(EX_CAST, t, pos);
     c->lhs = e;
     return c;
@@ -581,7 +585,7 @@ static CExpr *sizeof_type(Parser *p, CType *t, CPos pos) {
 static CExpr *incdec(Parser *p, CExprKind k, CExpr *e, CPos pos) {
   check_lvalue(p, e, k == EX_PREINC || k == EX_POSTINC ? "increment operand" : "decrement operand");
   CType *t = type_unqual(e->type);
-  if (!type_is_scalar(t)) perror_at(p, pos, "wrong type argument to increment");
+  if (!type_is_scalar(t)) perror_at(p, pos, "wrong type argument to increment"); /* GNU: complex too */
   CExpr *r = unary(k, e, e->type, pos);
   r->step = 1;
   if (t->kind == TY_PTR) r->step = elem_size(p, t, pos, &r->vla_type);
@@ -644,7 +648,8 @@ static CExpr *unary_expr(Parser *p) {
     }
     if (accept(p, "~")) {
       CExpr *e = promote(p, parse_cast(p));
-      if (!type_is_integer(e->type)) perror_at(p, pos, "wrong type argument to bit-complement");
+      if (!type_is_integer(e->type) && !type_is_complex(type_unqual(e->type)))
+        perror_at(p, pos, "wrong type argument to bit-complement");
       return unary(EX_BITNOT, e, e->type, pos);
     }
     if (accept(p, "!")) {
@@ -692,9 +697,7 @@ static CExpr *unary_expr(Parser *p) {
     }
     if (t->kw == KW_REAL || t->kw == KW_IMAG) {
       next(p);
-      CExpr *e = parse_cast(p);
-      if (t->kw == KW_IMAG) return new_int(0, e->type, pos);
-      return e;
+      return complex_part(p, parse_cast(p), t->kw == KW_IMAG, pos);
     }
   }
   return parse_postfix(p);
@@ -777,6 +780,8 @@ static CExpr *identifier(Parser *p, PTok *t) {
       return new_int(0, ty_int, pos);
     }
     CObj *o = y->obj;
+    /* creal, cimag, conj: gcc's builtins, whether <complex.h> declared them or not */
+    if (o->is_function && is_punct(tok(p), "(") && is_complex_function(name, o->type)) return complex_builtin(p, name, pos);
     /* like gcc in its GNU modes, a call of the declared library alloca is the builtin */
     if (o->is_function && !strcmp(name, "alloca") && is_punct(tok(p), "("))
       return parse_builtin_call(p, "__builtin_alloca", pos);
@@ -795,6 +800,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
     e->is_lvalue = true;
     return e;
   }
+  if (is_punct(tok(p), "(") && is_complex_function(name, NULL)) return complex_builtin(p, name, pos);
   if (is_punct(tok(p), "(")) {
     /* an implicit declaration: int name() (gcc: a warning in C99 and later) */
     CExpr *b = parse_builtin_call(p, !strcmp(name, "alloca") ? "__builtin_alloca" : name, pos);

@@ -35,10 +35,11 @@ CExpr *parse_number(Parser *p, PTok *t) {
     errno = 0;
     long double v = strtold(s, &end);
     CType *ty = ty_double;
+    bool imaginary = false;
     for (; *end; end++) {
       if (*end == 'f' || *end == 'F') ty = ty_float;
       else if (*end == 'l' || *end == 'L') ty = ty_ldouble;
-      else if (*end == 'i' || *end == 'j') perror_at(p, t->pos, "imaginary constants are not supported by kitcc yet");
+      else if ((*end == 'i' || *end == 'j' || *end == 'I' || *end == 'J') && !imaginary) imaginary = true;
       else {
         perror_at(p, t->pos, "invalid suffix \"%s\" on floating constant", end);
         break;
@@ -46,7 +47,7 @@ CExpr *parse_number(Parser *p, PTok *t) {
     }
     CExpr *e = new_expr(EX_FLOAT, ty, t->pos);
     e->fval = ty == ty_float ? (float)v : ty == ty_double ? (double)v : v;
-    return e;
+    return imaginary ? imaginary_constant(e) : e;
   }
   int base = 10;
   const char *d = s;
@@ -68,11 +69,12 @@ CExpr *parse_number(Parser *p, PTok *t) {
     if (nv / base != v) overflow = true;
     v = nv;
   }
-  bool u = false;
+  bool u = false, imaginary = false;
   int l = 0;
   for (; *d; d++) {
     if (*d == 'u' || *d == 'U') u = true;
     else if (*d == 'l' || *d == 'L') l++;
+    else if ((*d == 'i' || *d == 'j' || *d == 'I' || *d == 'J') && !imaginary) imaginary = true;
     else {
       perror_at(p, t->pos, "invalid suffix \"%s\" on integer constant", d);
       break;
@@ -106,7 +108,7 @@ CExpr *parse_number(Parser *p, PTok *t) {
   }
   CExpr *e = new_expr(EX_INT, ty, t->pos);
   e->ival = v;
-  return e;
+  return imaginary ? imaginary_constant(e) : e;
 }
 
 /* decode one (possibly escaped) character; returns its code point */

@@ -10,7 +10,8 @@
 typedef enum AbiKind {
   ABI_IGNORE,   /* void, empty struct */
   ABI_DIRECT,   /* a scalar in one CG value of ->cg[0] */
-  ABI_SPLIT,    /* a small struct in 1 or 2 eightbytes ->cg[0..n-1] (i64 or f64 parts) */
+  ABI_SPLIT,    /* a small struct in 1 or 2 eightbytes ->cg[0..n-1] (i64 or f64 parts); a
+                   returned long double (in a struct) f80, a long double _Complex two f80 */
   ABI_MEMORY,   /* byval pointer (params) / sret pointer (returns) */
 } AbiKind;
 
@@ -32,6 +33,10 @@ typedef struct AbiSig {
 void abi_classify(CType *fn, CType **vararg_types, int nvarargs, AbiSig *out);
 /* the CG value type of a scalar C type (ints by width, _Bool = i8, pointers = ptr) */
 KitCgType abi_cg_type(const CType *t);
+/* where part k of an ABI_SPLIT value lies in memory (8, or 16 for the f80 pair);
+ * the parts' temporary is ABI_SPLIT_TEMP bytes, aligned to 16 */
+uint32_t abi_split_offset(const AbiArg *a, int k);
+enum { ABI_SPLIT_TEMP = 32 };
 
 typedef struct Lower Lower;
 

@@ -157,11 +157,12 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
   case ABI_DIRECT:
     return r;
   case ABI_SPLIT: {
-    KitCgVal tmp = stack_temp(L, 16, 8);
+    KitCgVal tmp = stack_temp(L, ABI_SPLIT_TEMP, 16);
     kit_cg_store(&L->b, r, tmp, 8, KIT_CG_PROGRAM);
     if (sig.ret.n == 2) {
       KitCgVal second = kit_cg_emit(&L->b, KIT_CG_OP_SECOND, sig.ret.cg[1], &r, 1)->id;
-      kit_cg_store(&L->b, second, kit_cg_ptradd(&L->b, tmp, lower_i64(L, 8)), 8, KIT_CG_PROGRAM);
+      kit_cg_store(&L->b, second, kit_cg_ptradd(&L->b, tmp, lower_i64(L, abi_split_offset(&sig.ret, 1))), 8,
+                   KIT_CG_PROGRAM);
     }
     return tmp;
   }

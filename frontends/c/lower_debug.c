@@ -72,6 +72,7 @@ static uint8_t base_encoding(const CType *t) {
   case TY_FLOAT:
   case TY_DOUBLE:
   case TY_LDOUBLE: return KIT_CG_ATE_FLOAT;
+  case TY_COMPLEX: return type_is_float(t->base) ? KIT_CG_ATE_COMPLEX_FLOAT : KIT_CG_ATE_LO_USER;
   default: return t->is_unsigned ? KIT_CG_ATE_UNSIGNED : KIT_CG_ATE_SIGNED;
   }
 }
@@ -152,7 +153,7 @@ static uint32_t plain(Lower *L, CType *u) {
   default: {
     char name[64];
     type_spell(u, name, sizeof name);
-    return new_ditype(L, (DiKey){KEY_BASE, (uint64_t)u->kind, 0},
+    return new_ditype(L, (DiKey){KEY_BASE, (uint64_t)u->kind, u->kind == TY_COMPLEX ? (uint64_t)u->base->kind : 0},
                       (KitCgDiType){.kind = KIT_CG_DI_BASE, .name = kit_cg_str(L->m, name),
                                     .size = (uint64_t)u->size, .encoding = base_encoding(u)});
   }

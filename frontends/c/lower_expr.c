@@ -135,7 +135,7 @@ void lower_conversion_fact(Lower *L, KitCgVal src, KitCgVal dst, CType *from, CT
 
 static bool is_aggr(CType *t) {
   t = type_unqual(t);
-  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY;
+  return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ARRAY || t->kind == TY_COMPLEX;
 }
 
 KitCgVal lower_vla_size(Lower *L, CType *t) {
@@ -177,6 +177,7 @@ void lower_store(Lower *L, KitCgVal v, KitCgVal addr, CType *t, bool is_volatile
 /* ---- conversions ---------------------------------------------------------------- */
 
 static KitCgVal to_bool_i1(Lower *L, KitCgVal v, CType *from) {
+  if (type_is_complex(type_unqual(from))) return lower_complex_to_bool(L, v, from);
   KitCgType ct = kit_cg_val_type(L->f, v);
   if (ct == KIT_CG_I1) return v;
   if (kit_cg_type_is_float(ct)) return kit_cg_cmp(&L->b, KIT_CG_FUNE, v, kit_cg_fconst(&L->b, ct, 0));
@@ -184,7 +185,6 @@ static KitCgVal to_bool_i1(Lower *L, KitCgVal v, CType *from) {
     v = kit_cg_conv(&L->b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
     ct = KIT_CG_I64;
   }
-  (void)from;
   return kit_cg_cmp(&L->b, KIT_CG_NE, v, kit_cg_iconst(&L->b, ct, 0));
 }
 
@@ -199,6 +199,7 @@ static KitCgVal int_resize(Lower *L, KitCgVal v, KitCgType to, bool is_signed) {
 KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
   CType *f = type_unqual(from), *t = type_unqual(to);
   if (t->kind == TY_VOID) return 0;
+  if (type_is_complex(t) || type_is_complex(f)) return lower_complex_convert(L, v, f, t);
   if (is_aggr(t) || is_aggr(f)) return v; /* aggregates travel as addresses */
   if (t->kind == TY_BOOL) {
     if (f->kind == TY_BOOL) return v;
@@ -446,6 +447,7 @@ static KitCgVal as_int(Lower *L, KitCgVal v) {
 }
 
 static KitCgVal compare(Lower *L, CExpr *e) {
+  if (type_is_complex(type_unqual(e->lhs->type))) return lower_complex_compare(L, e);
   KitCgVal a = as_int(L, lower_expr(L, e->lhs)), b = as_int(L, lower_expr(L, e->rhs));
   lower_set_loc(L, e->pos);
   return kit_cg_cmp(&L->b, cmp_pred(e->kind, e->lhs->type), a, b);
@@ -558,6 +560,7 @@ static KitCgVal ptr_offset(Lower *L, CExpr *e, KitCgVal idx) {
 }
 
 static KitCgVal incdec(Lower *L, CExpr *e) {
+  if (type_is_complex(type_unqual(e->type))) return lower_complex_incdec(L, e);
   LValue lv = lower_lvalue(L, e->lhs);
   KitCgVal old = lv_load(L, &lv);
   CType *t = type_unqual(e->lhs->type);
@@ -607,7 +610,8 @@ static KitCgVal opassign(Lower *L, CExpr *e) {
   } else {
     CType *ot = e->optype ? e->optype : e->lhs->type;
     KitCgVal a = lower_convert(L, old, e->lhs->type, ot);
-    KitCgVal r = lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
+    KitCgVal r = type_is_complex(type_unqual(ot)) ? lower_complex_opassign(L, e, a, rhs)
+                                                  : lower_arith(L, e->op, a, rhs, ot, e->rhs->type);
     nv = lower_convert(L, r, ot, e->lhs->type);
     lower_conversion_fact(L, r, nv, ot, e->lhs->type, e->pos);
   }
@@ -708,10 +712,15 @@ static bool is_chain_op(CExprKind k) {
 
 /* a + b + c ... and a, b, c ...: the parser nests them to the left, as deep as
  * the expression is long; walk that spine with a stack of our own, not the C stack */
+/* arithmetic on complex values: lower_complex_expr's (a comma just passes its value) */
+static bool complex_arith(const CExpr *e) {
+  return e->kind != EX_COMMA && type_is_complex(type_unqual(e->type));
+}
+
 static KitCgVal lower_chain(Lower *L, CExpr *e) {
   CExpr **spine = NULL;
   size_t n = 0, cap = 0;
-  for (; is_chain_op(e->kind); e = e->lhs) {
+  for (; is_chain_op(e->kind) && !complex_arith(e); e = e->lhs) {
     if (n == cap) {
       cap = cap ? 2 * cap : 64;
       spine = realloc(spine, cap * sizeof *spine);
@@ -766,6 +775,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_LABEL_ADDR:
     return lower_label_addr(L, e);
   case EX_NEG: {
+    if (type_is_complex(type_unqual(e->type))) return lower_complex_expr(L, e);
     KitCgVal v = lower_expr(L, e->lhs);
     lower_set_loc(L, e->pos);
     if (type_is_float(e->type)) return kit_cg_unop(&L->b, KIT_CG_OP_FNEG, v);
@@ -775,6 +785,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     return r;
   }
   case EX_BITNOT:
+    if (type_is_complex(type_unqual(e->type))) return lower_complex_expr(L, e);
     return kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_expr(L, e->lhs));
   case EX_LNOT:
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), kit_cg_unop(&L->b, KIT_CG_OP_NOT, lower_cond(L, e->lhs)));
@@ -790,6 +801,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   case EX_ADD: case EX_SUB: case EX_MUL: case EX_DIV: case EX_MOD:
   case EX_SHL: case EX_SHR: case EX_BAND: case EX_BOR: case EX_BXOR:
   case EX_COMMA:
+    if (complex_arith(e)) return lower_complex_expr(L, e);
     return lower_chain(L, e);
   case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE:
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, abi_cg_type(e->type), compare(L, e));
@@ -860,6 +872,8 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
   }
   case EX_BUILTIN:
     return lower_builtin(L, e);
+  case EX_COMPLEX:
+    return lower_complex_expr(L, e);
   default:
     c_error(L->diag, e->pos, "internal: cannot lower this expression (kind %d)", (int)e->kind);
     return kit_cg_iconst(&L->b, KIT_CG_I32, 0);

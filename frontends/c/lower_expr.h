@@ -27,4 +27,12 @@ KitCgVal lower_builtin(Lower *L, CExpr *e);
 /* lower_stmt.c */
 KitCgVal lower_stmt_expr(Lower *L, CExpr *e);
 
+/* lower_complex.c: a complex value is the address of its parts */
+KitCgVal lower_complex_expr(Lower *L, CExpr *e);      /* + - * / of complex type, unary -, ~, EX_COMPLEX */
+KitCgVal lower_complex_compare(Lower *L, CExpr *e);   /* == != of complex operands: i1 */
+KitCgVal lower_complex_opassign(Lower *L, CExpr *e, KitCgVal old, KitCgVal rhs); /* old op rhs in e->optype */
+KitCgVal lower_complex_convert(Lower *L, KitCgVal v, CType *from, CType *to);    /* either type complex */
+KitCgVal lower_complex_to_bool(Lower *L, KitCgVal v, CType *t);                  /* i1 */
+KitCgVal lower_complex_incdec(Lower *L, CExpr *e);    /* GNU z++ etc.: the real part steps by 1 */
+
 #endif

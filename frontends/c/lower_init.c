@@ -24,6 +24,22 @@ static void put_bits(uint8_t *dst, int64_t cap, const CInitItem *it, uint64_t v)
   }
 }
 
+/* a real floating (or a complex integer's part) of type t */
+static void put_real(uint8_t *buf, int64_t off, int64_t cap, CType *t, long double v) {
+  if (t->kind == TY_FLOAT) {
+    float f = (float)v;
+    put_bytes(buf, off, cap, &f, 4);
+  } else if (t->kind == TY_DOUBLE) {
+    double d = (double)v;
+    put_bytes(buf, off, cap, &d, 8);
+  } else if (t->kind == TY_LDOUBLE) {
+    put_bytes(buf, off, cap, &v, 10);
+  } else {
+    __int128 w = (int64_t)v;
+    put_bytes(buf, off, cap, &w, t->size);
+  }
+}
+
 static void static_item(Lower *L, CObj *obj, KitCgGlobal *g, CInitItem *it) {
   uint8_t *buf = g->init;
   int64_t cap = (int64_t)g->size;
@@ -48,17 +64,14 @@ static void static_item(Lower *L, CObj *obj, KitCgGlobal *g, CInitItem *it) {
     }
     return;
   }
-  long double fv;
+  long double fv, im;
   if (type_is_float(t) && c_eval_float(e, &fv)) {
-    if (t->kind == TY_FLOAT) {
-      float f = (float)fv;
-      put_bytes(buf, it->offset, cap, &f, 4);
-    } else if (t->kind == TY_DOUBLE) {
-      double d = (double)fv;
-      put_bytes(buf, it->offset, cap, &d, 8);
-    } else {
-      put_bytes(buf, it->offset, cap, &fv, 10);
-    }
+    put_real(buf, it->offset, cap, t, fv);
+    return;
+  }
+  if (type_is_complex(t) && c_eval_complex(e, &fv, &im)) {
+    put_real(buf, it->offset, cap, t->base, fv);
+    put_real(buf, it->offset + t->base->size, cap, t->base, im);
     return;
   }
   CAddrConst ac;

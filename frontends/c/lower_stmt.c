@@ -200,11 +200,12 @@ static void lower_return(Lower *L, CStmt *s) {
     kit_cg_ret(&L->b, v);
     break;
   case ABI_SPLIT: {
-    KitCgVal tmp = kit_cg_stackaddr(&L->b, kit_cg_stack_new(L->m, L->f, 16, 8, 0));
+    KitCgVal tmp = kit_cg_stackaddr(&L->b, kit_cg_stack_new(L->m, L->f, ABI_SPLIT_TEMP, 16, 0));
     if (v) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, rt->size), KIT_CG_PROGRAM);
     KitCgVal parts[2];
     for (int k = 0; k < r->n; k++)
-      parts[k] = kit_cg_load(&L->b, r->cg[k], k ? kit_cg_ptradd(&L->b, tmp, lower_i64(L, 8)) : tmp, 8, KIT_CG_PROGRAM);
+      parts[k] = kit_cg_load(&L->b, r->cg[k], k ? kit_cg_ptradd(&L->b, tmp, lower_i64(L, abi_split_offset(r, k))) : tmp,
+                             8, KIT_CG_PROGRAM);
     kit_cg_emit(&L->b, KIT_CG_OP_RET, KIT_CG_VOID, parts, r->n);
     break;
   }

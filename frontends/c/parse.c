@@ -34,7 +34,7 @@ static const struct {
     {"__inline__", KW_INLINE}, {"__signed", KW_SIGNED}, {"__signed__", KW_SIGNED},
     {"__alignof__", KW_ALIGNOF}, {"__alignof", KW_ALIGNOF}, {"_Alignof", KW_ALIGNOF},
     /* _FloatN are typedefs glibc makes for compilers without them */
-    {"__thread", KW_THREAD_LOCAL}, {"__complex__", KW_COMPLEX}, {"__float128", KW_FLOAT128},
+    {"__thread", KW_THREAD_LOCAL}, {"__complex__", KW_COMPLEX}, {"__complex", KW_COMPLEX}, {"__float128", KW_FLOAT128},
 };
 
 /* GNU keywords without underscores exist only in gnu modes */

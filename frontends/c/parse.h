@@ -210,6 +210,14 @@ CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
 /* after '(': the comma-separated arguments up to and over ')' */
 CExprList *parse_call_args(Parser *p);
 
+/* ---- complex numbers (complex.c) ---- */
+CExpr *imaginary_constant(CExpr *e);                    /* 2.0i from the constant 2.0 */
+CExpr *complex_part(Parser *p, CExpr *e, bool imag, CPos pos); /* __real__ e, __imag__ e */
+/* creal.., cimag.., conj.. (declared with their library type, or not at all:
+ * declared NULL), their __builtin_ forms, __builtin_complex */
+bool is_complex_function(const char *name, CType *declared);
+CExpr *complex_builtin(Parser *p, const char *name, CPos pos); /* at the '(' of a call of one */
+
 /* ---- statements (stmt.c) ---- */
 CStmt *parse_compound(Parser *p);                       /* { ... } */
 CStmt *new_stmt(CStmtKind k, CPos pos);

@@ -232,8 +232,6 @@ static const char *const target_macros[] = {
   "__STDC_HOSTED__ 1",
   "__STDC_UTF_16__ 1",
   "__STDC_UTF_32__ 1",
-  /* C11 6.10.8.3: complex types are an optional feature kitcc does not have */
-  "__STDC_NO_COMPLEX__ 1",
   "__GNUC__ 4",
   "__GNUC_MINOR__ 2",
   "__GNUC_PATCHLEVEL__ 1",

@@ -95,6 +95,27 @@ CType *type_enum(const char *tag) {
 
 CType *type_unqual(CType *t) { return t->origin ? t->origin : t; }
 
+/* the complex types, static like the basic ones: index = the element's kind */
+static struct {
+  CType t;
+  CMember real, imag;
+} complex_types[TY_LDOUBLE + 1];
+
+CType *type_complex(CType *elem) {
+  elem = type_unqual(elem);
+  if (elem->kind == TY_ENUM) elem = elem->base;
+  if (elem->kind == TY_VOID || elem->kind == TY_BOOL || elem->kind > TY_LDOUBLE) return NULL;
+  CType *t = &complex_types[elem->kind].t;
+  if (!t->kind) {
+    CMember *re = &complex_types[elem->kind].real, *im = &complex_types[elem->kind].imag;
+    *re = (CMember){.name = "__real__", .type = elem, .bit_width = -1, .align = elem->align, .next = im};
+    *im = (CMember){.name = "__imag__", .type = elem, .offset = elem->size, .bit_width = -1, .align = elem->align};
+    *t = (CType){.kind = TY_COMPLEX, .size = 2 * elem->size, .align = elem->align, .base = elem,
+                 .is_unsigned = elem->is_unsigned, .complete = true, .len = -1, .members = re};
+  }
+  return t;
+}
+
 static bool is_tagged(const CType *t) { return t->kind == TY_STRUCT || t->kind == TY_UNION || t->kind == TY_ENUM; }
 
 static CType *wrap(CType *t, unsigned quals, const char *typedef_name) {
@@ -226,7 +247,8 @@ bool type_is_integer(const CType *t) {
 }
 
 bool type_is_float(const CType *t) { return t->kind == TY_FLOAT || t->kind == TY_DOUBLE || t->kind == TY_LDOUBLE; }
-bool type_is_arith(const CType *t) { return type_is_integer(t) || type_is_float(t); }
+bool type_is_complex(const CType *t) { return t->kind == TY_COMPLEX; }
+bool type_is_arith(const CType *t) { return type_is_integer(t) || type_is_float(t) || t->kind == TY_COMPLEX; }
 bool type_is_scalar(const CType *t) { return type_is_arith(t) || t->kind == TY_PTR; }
 bool type_is_signed(const CType *t) {
   if (t->kind == TY_ENUM) return !t->base->is_unsigned;
@@ -274,20 +296,34 @@ static CType *unsigned_of(CType *t) {
   }
 }
 
-CType *type_common(CType *a, CType *b) {
-  a = type_unqual(a);
-  b = type_unqual(b);
-  if (a->kind == TY_LDOUBLE || b->kind == TY_LDOUBLE) return ty_ldouble;
-  if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return ty_double;
-  if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return ty_float;
-  a = type_promote(a);
-  b = type_promote(b);
+/* the common type of two integer types by rank and signedness (C11 6.3.1.8p1;
+ * real operands are promoted first, complex integers are not) */
+static CType *common_integer(CType *a, CType *b) {
+  if (a->kind == TY_ENUM) a = a->base;
+  if (b->kind == TY_ENUM) b = b->base;
   if (a->kind == b->kind) return a;
   if (a->is_unsigned == b->is_unsigned) return type_rank(a) >= type_rank(b) ? a : b;
   CType *u = a->is_unsigned ? a : b, *s = a->is_unsigned ? b : a;
   if (type_rank(u) >= type_rank(s)) return u;
   if (s->size > u->size) return s;
   return unsigned_of(s);
+}
+
+CType *type_common(CType *a, CType *b) {
+  a = type_unqual(a);
+  b = type_unqual(b);
+  if (a->kind == TY_COMPLEX || b->kind == TY_COMPLEX) {
+    /* C11 6.3.1.8: the common real type of the elements, complex; gcc does
+     * not promote complex integers (_Complex char + _Complex char is
+     * _Complex char) */
+    CType *ea = a->kind == TY_COMPLEX ? a->base : a, *eb = b->kind == TY_COMPLEX ? b->base : b;
+    if (type_is_integer(ea) && type_is_integer(eb)) return type_complex(common_integer(ea, eb));
+    return type_complex(type_common(ea, eb));
+  }
+  if (a->kind == TY_LDOUBLE || b->kind == TY_LDOUBLE) return ty_ldouble;
+  if (a->kind == TY_DOUBLE || b->kind == TY_DOUBLE) return ty_double;
+  if (a->kind == TY_FLOAT || b->kind == TY_FLOAT) return ty_float;
+  return common_integer(type_promote(a), type_promote(b));
 }
 
 static bool params_compatible(const CParam *p, const CParam *q) {
@@ -308,6 +344,8 @@ bool type_compatible(const CType *a, const CType *b) {
   switch (a->kind) {
   case TY_PTR:
     return type_compatible(a->base, b->base);
+  case TY_COMPLEX:
+    return a->base->kind == b->base->kind;
   case TY_ARRAY:
     if (!type_compatible(a->base, b->base)) return false;
     return a->len < 0 || b->len < 0 || a->vla_len || b->vla_len || a->len == b->len;
@@ -434,6 +472,9 @@ static void spell(const CType *t, Buf *b, const char *inner) {
   quals(b, t->quals, false);
   if (t->typedef_name) {
     put(b, t->typedef_name);
+  } else if (t->kind == TY_COMPLEX) {
+    put(b, "_Complex ");
+    put(b, basic_name(t->base));
   } else if (basic_name(t)) {
     put(b, basic_name(t));
   } else {

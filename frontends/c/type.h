@@ -28,6 +28,8 @@ typedef enum CTypeKind {
   TY_FLOAT,
   TY_DOUBLE,
   TY_LDOUBLE, /* x86 80-bit extended, 16 bytes, align 16 */
+  TY_COMPLEX, /* ->base the element type (real floating or, GNU, integer); laid out as
+                 struct { T real, imag; }: ->members are the two parts (complex.c) */
   TY_ENUM,    /* underlying type in ->base (unsigned int unless a value needs more) */
   TY_PTR,
   TY_ARRAY,   /* ->base element, ->len (-1: incomplete), ->vla_len for VLAs */
@@ -110,6 +112,7 @@ CType *type_vla(CType *base, CExpr *len);
 CType *type_func(CType *ret, CParam *params, bool variadic, bool old_style);
 CType *type_struct(CTypeKind kind, const char *tag); /* new incomplete struct/union */
 CType *type_enum(const char *tag);
+CType *type_complex(CType *elem); /* `elem _Complex`: one shared type per element kind */
 CType *type_qualified(CType *t, unsigned quals); /* t with extra qualifiers */
 CType *type_unqual(CType *t);
 /* a copy of t named by a typedef (diagnostics spell the name) */
@@ -123,8 +126,9 @@ CType *type_aligned_typedef(CType *t, const char *name, int align);
 void type_layout(CType *t, bool packed, int max_align /* 0 = none */);
 
 bool type_is_integer(const CType *t);   /* incl. _Bool, char, enum */
-bool type_is_float(const CType *t);
-bool type_is_arith(const CType *t);
+bool type_is_float(const CType *t);   /* real floating */
+bool type_is_complex(const CType *t);
+bool type_is_arith(const CType *t);     /* incl. complex */
 bool type_is_scalar(const CType *t);    /* arithmetic or pointer */
 bool type_is_signed(const CType *t);
 bool type_is_complete(const CType *t);

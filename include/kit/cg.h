@@ -160,6 +160,7 @@ enum {
   KIT_CG_ATE_BOOLEAN = 0x02, KIT_CG_ATE_COMPLEX_FLOAT = 0x03, KIT_CG_ATE_FLOAT = 0x04,
   KIT_CG_ATE_SIGNED = 0x05, KIT_CG_ATE_SIGNED_CHAR = 0x06, KIT_CG_ATE_UNSIGNED = 0x07,
   KIT_CG_ATE_UNSIGNED_CHAR = 0x08,
+  KIT_CG_ATE_LO_USER = 0x80, /* what gcc and clang give a complex integer type */
 };
 
 enum { KIT_CG_DIF_DECL = 1 << 0, KIT_CG_DIF_VARIADIC = 1 << 1 };

@@ -46,6 +46,19 @@ TYPES = [
     ("as", [("short", "a", 3, 0), ("char", "b", 0, 0)]),
     ("bf", [("int", "a", 0, 3), ("unsigned", "b", 0, 5), ("char", "c", 0, 0)]),
     ("bl", [("unsigned long", "a", 0, 40), ("unsigned long", "b", 0, 20), ("short", "c", 0, 0)]),
+    # complex members: classified as struct { T real, imag; }
+    ("zfs", [("float _Complex", "a", 0, 0)]),
+    ("zds", [("double _Complex", "a", 0, 0)]),
+    ("zfi", [("float _Complex", "a", 0, 0), ("int", "b", 0, 0)]),
+    ("zif", [("_Complex int", "a", 0, 0), ("float", "b", 0, 0)]),
+    ("zls", [("long double _Complex", "a", 0, 0)]),
+    ("zcs", [("_Complex char", "a", 0, 0), ("_Complex short", "b", 0, 0)]),
+    ("zfa", [("float _Complex", "a", 2, 0)]),
+]
+# bare complex types (a long double _Complex is returned in %st0/%st1)
+COMPLEX = [
+    ("zf", "float _Complex"), ("zd", "double _Complex"), ("zl", "long double _Complex"),
+    ("zi", "_Complex int"), ("zc", "_Complex char"), ("zs", "_Complex short"), ("zL", "_Complex long"),
 ]
 UNIONS = [
     ("uif", [("int", "i", 0, 0), ("float", "f", 0, 0)]),
@@ -57,6 +70,7 @@ NESTED = "T_nst"  # struct { T_f2 p; int z; }
 # type names get a T_ prefix so they clash with no parameter name or keyword
 TYPES = [("T_" + n, f) for n, f in TYPES]
 UNIONS = [("T_" + n, f) for n, f in UNIONS]
+COMPLEX = [("T_" + n, t) for n, t in COMPLEX]
 
 
 def is_float(t):
@@ -71,14 +85,27 @@ def cast(t, expr):
     return expr if is_float(t) else "(long)(%s)" % expr
 
 
+def complex_elem(t):
+    """the element type of a complex type, or None"""
+    return t.replace("_Complex", "").strip() if "_Complex" in t else None
+
+
+def parts(t, lv, bits):
+    """(type, lvalue, bits) of a scalar or of both parts of a complex"""
+    e = complex_elem(t)
+    if e:
+        return [(e, "__real__ (%s)" % lv, 0), (e, "__imag__ (%s)" % lv, 0)]
+    return [(t, lv, bits)]
+
+
 def elems(fields, prefix="v."):
     """(type, lvalue, bits) of every scalar the print/make code touches"""
     for t, n, cnt, bits in fields:
         if cnt:
             for i in range(cnt):
-                yield t, "%s%s[%d]" % (prefix, n, i), 0
+                yield from parts(t, "%s%s[%d]" % (prefix, n, i), 0)
         else:
-            yield t, prefix + n, bits
+            yield from parts(t, prefix + n, bits)
 
 
 def header(out):
@@ -96,10 +123,13 @@ def header(out):
             w(" %s %s%s;" % (t, n, "[%d]" % cnt if cnt else ""))
         w(" } %s;\n" % name)
     w("typedef struct %s { T_f2 p; int z; } %s;\n\n" % (NESTED, NESTED))
+    for name, t in COMPLEX:
+        w("typedef %s %s;\n" % (t, name))
     # make_T(seed): every member from the seed; print_T(tag, v)
-    for name, fields in TYPES:
+    for name, fields, scalars in [(n, f, list(elems(f))) for n, f in TYPES] + \
+            [(n, None, parts(t, "v", 0)) for n, t in COMPLEX]:
         w("static %s make_%s(int k) {\n  %s v;\n  __builtin_memset(&v, 0, sizeof v);\n" % (name, name, name))
-        for j, (t, lv, bits) in enumerate(elems(fields)):
+        for j, (t, lv, bits) in enumerate(scalars):
             val = "k * %d + %d" % (j + 3, j * 7 + 1)
             if is_float(t):
                 w("  %s = (%s)(%s) / 4;\n" % (lv, t, val))
@@ -109,7 +139,7 @@ def header(out):
                 w("  %s = (%s)(%s);\n" % (lv, t, val))
         w("  return v;\n}\n")
         w("static void print_%s(const char *tag, %s v) {\n  printf(\"%%s %s:\", tag);\n" % (name, name, name))
-        for t, lv, _ in elems(fields):
+        for t, lv, _ in scalars:
             w("  printf(\" %s\", %s);\n" % (fmt(t), cast(t, lv)))
         w("  printf(\"\\n\");\n}\n")
     for name, fields in UNIONS:
@@ -126,7 +156,7 @@ def header(out):
 
 
 def all_types():
-    return [n for n, _ in TYPES] + [n for n, _ in UNIONS] + [NESTED]
+    return [n for n, _ in TYPES] + [n for n, _ in UNIONS] + [NESTED] + [n for n, _ in COMPLEX]
 
 
 

@@ -1,0 +1,1 @@
+_Complex int f(_Complex int a, _Complex int b) { return a % b; }

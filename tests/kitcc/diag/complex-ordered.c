@@ -1,0 +1,1 @@
+int f(double _Complex a, double _Complex b) { return a < b; }

@@ -1,0 +1,1 @@
+double _Complex f(int *p) { double _Complex z = p; return z; }

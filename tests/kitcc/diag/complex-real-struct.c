@@ -1,0 +1,2 @@
+struct s { int a; };
+int f(struct s v) { return __real__ v; }

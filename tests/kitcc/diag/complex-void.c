@@ -1,0 +1,1 @@
+_Complex void v;
