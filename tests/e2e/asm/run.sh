@@ -1,0 +1,38 @@
+#!/bin/sh
+# tests/e2e/asm/run.sh — GNU inline asm end to end: snippets.c built by kitcc
+# (-O0, -O2, under -fsanitize=address and -fsanitize=undefined) must print
+# what gcc's and clang-16's builds print, with no sanitizer report. The
+# reference is gcc -O0: gcc 12 at -O2 drops the label path of an asm goto
+# with outputs (goto_out), which gcc -O0 and clang agree on.
+#   run.sh KITCC
+set -u
+KITCC=$1
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail=0
+SRC=$HERE/snippets.c
+
+gcc -O0 -o "$WORK/ref" "$SRC" && "$WORK/ref" >"$WORK/want" || { echo "FAIL: gcc reference build"; exit 1; }
+check() { # NAME CC FLAGS...
+  name=$1 cc=$2
+  shift 2
+  if ! "$cc" "$@" -o "$WORK/$name" "$SRC" 2>"$WORK/$name.cc"; then
+    echo "FAIL $name: build failed: $(head -c 400 "$WORK/$name.cc")"; fail=1; return
+  fi
+  "$WORK/$name" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  if cmp -s "$WORK/want" "$WORK/$name.out" && [ ! -s "$WORK/$name.err" ]; then echo "ok   $name"; else
+    echo "FAIL $name: output differs from gcc's or a report was printed"
+    diff "$WORK/want" "$WORK/$name.out" | head -6
+    head -5 "$WORK/$name.err"
+    fail=1
+  fi
+}
+check clang_O0 clang-16 -O0
+check clang_O2 clang-16 -O2
+for cfg in "O0:-O0" "O2:-O2" "asan_O0:-O0 -fsanitize=address" "asan_O2:-O2 -fsanitize=address" \
+           "ubsan_O2:-O2 -fsanitize=undefined -fno-sanitize-recover=all"; do
+  # shellcheck disable=SC2086
+  check "kitcc_${cfg%%:*}" "$KITCC" ${cfg#*:}
+done
+exit $fail
