@@ -47,6 +47,9 @@ typedef struct AsmParse {
   int nclobs;
   CAsm *a;
   bool go;                /* asm goto: a label section may follow */
+  CAsmOperand *plus;      /* the inputs '+' outputs add, after the others */
+  int nplus;
+  Buf plus_cons;          /* and their constraint entries */
 } AsmParse;
 
 static void *grow(void *old, int n, size_t elem) {
@@ -222,7 +225,7 @@ static void add_entry(Buf *all, const char *s) {
 }
 
 /* output i: its entry; a '+' output also gets an input (appended later) */
-static void output_entry(AsmParse *ap, int i, Buf *all, Buf *plus, int *nplus) {
+static void output_entry(AsmParse *ap, int i, Buf *all) {
   Parser *p = ap->p;
   RawOp *o = &ap->ops[0][i];
   CAsmOperand *op = &ap->a->outs[i];
@@ -275,8 +278,8 @@ static void output_entry(AsmParse *ap, int i, Buf *all, Buf *plus, int *nplus) {
   Buf t = {0};
   if (by_addr) puts_(&t, "*");
   puts_(&t, by_addr ? str_of(&b) : n);
-  add_entry(plus, str_of(&t));
-  op->tied = (*nplus)++;
+  add_entry(&ap->plus_cons, str_of(&t));
+  ap->plus[ap->nplus++] = (CAsmOperand){.expr = o->expr, .indirect = by_addr, .tied = i};
 }
 
 static void input_entry(AsmParse *ap, int i, Buf *all) {
@@ -450,25 +453,13 @@ static void build(AsmParse *ap, const char *tmpl, bool basic) {
   a->nout = ap->nops[0];
   a->outs = c_alloc((size_t)(a->nout + 1) * sizeof *a->outs);
   a->ins = c_alloc((size_t)(ap->nops[1] + a->nout + 1) * sizeof *a->ins);
-  Buf all = {0}, plus = {0};
-  int nplus = 0;
-  for (int i = 0; i < a->nout; i++) output_entry(ap, i, &all, &plus, &nplus);
+  ap->plus = c_alloc((size_t)(a->nout + 1) * sizeof *ap->plus);
+  Buf all = {0};
+  for (int i = 0; i < a->nout; i++) output_entry(ap, i, &all);
   for (int i = 0; i < ap->nops[1]; i++) input_entry(ap, i, &all);
   a->nin = ap->nops[1];
-  for (int i = 0; i < a->nout; i++) {
-    if (a->outs[i].tied < 0) continue;
-    CAsmOperand *in = &a->ins[a->nin++];
-    in->expr = a->outs[i].expr;
-    in->tied = i;
-  }
-  /* the '+' inputs: the entries in plus, in order; '*' marks one read through the address */
-  const char *q = str_of(&plus);
-  for (int i = a->nin - nplus; i < a->nin; i++) {
-    a->ins[i].indirect = *q == '*';
-    const char *e = strchr(q, ',');
-    q = e ? e + 1 : q + strlen(q);
-  }
-  if (plus.n) add_entry(&all, str_of(&plus));
+  for (int i = 0; i < ap->nplus; i++) a->ins[a->nin++] = ap->plus[i];
+  if (ap->plus_cons.n) add_entry(&all, str_of(&ap->plus_cons));
   for (int j = 0; j < a->nlabels; j++) add_entry(&all, "!i");
   clobber_entries(ap, &all);
   a->constraints = str_of(&all);

@@ -169,7 +169,8 @@ typedef enum CStmtKind {
 typedef struct CAsmOperand {
   CExpr *expr;
   bool indirect;      /* a memory operand: passed (outputs: written) through its address */
-  int tied;           /* a '+' output: the input entry that carries its old value, or -1 */
+  int tied;           /* an input: the output it matches (a digit, or the '+' output whose
+                         old value it is: then expr is that output's), or -1 */
 } CAsmOperand;
 typedef struct CAsm {
   const char *tmpl;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/e2e/asm/run.sh — GNU inline asm end to end: snippets.c built by kitcc
-# (-O0, -O2, under -fsanitize=address and -fsanitize=undefined) must print
+# (-O0, -O2, under -fsanitize=address, -fsanitize=undefined and
+# -fsanitize-coverage=trace-pc-guard with ../goto/cov_hooks.c) must print
 # what gcc's and clang-16's builds print, with no sanitizer report. The
 # reference is gcc -O0: gcc 12 at -O2 drops the label path of an asm goto
 # with outputs (goto_out), which gcc -O0 and clang agree on.
@@ -35,4 +36,10 @@ for cfg in "O0:-O0" "O2:-O2" "asan_O0:-O0 -fsanitize=address" "asan_O2:-O2 -fsan
   # shellcheck disable=SC2086
   check "kitcc_${cfg%%:*}" "$KITCC" ${cfg#*:}
 done
+"$KITCC" -O0 -c -o "$WORK/hooks.o" "$HERE/../goto/cov_hooks.c" || { echo "FAIL: cov_hooks.c"; exit 1; }
+# the hooks print their counts on stderr: only stdout is compared here
+if "$KITCC" -O2 -fsanitize-coverage=trace-pc-guard -o "$WORK/cov" "$SRC" "$WORK/hooks.o" &&
+   "$WORK/cov" 2>/dev/null | cmp -s "$WORK/want" -; then echo "ok   kitcc_coverage_O2"; else
+  echo "FAIL kitcc_coverage_O2: build failed or output differs from gcc's"; fail=1
+fi
 exit $fail
