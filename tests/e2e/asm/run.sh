@@ -4,7 +4,9 @@
 # -fsanitize-coverage=trace-pc-guard with ../goto/cov_hooks.c) must print
 # what gcc's and clang-16's builds print, with no sanitizer report. The
 # reference is gcc -O0: gcc 12 at -O2 drops the label path of an asm goto
-# with outputs (goto_out), which gcc -O0 and clang agree on.
+# with outputs (goto_out), which gcc -O0 and clang agree on. With -DBUG_ASAN
+# (an asm output stored past a stack array) kitcc's ASan build must report a
+# stack-buffer-overflow in output_overflow, as clang's does.
 #   run.sh KITCC
 set -u
 KITCC=$1
@@ -35,6 +37,15 @@ for cfg in "O0:-O0" "O2:-O2" "asan_O0:-O0 -fsanitize=address" "asan_O2:-O2 -fsan
            "ubsan_O2:-O2 -fsanitize=undefined -fno-sanitize-recover=all"; do
   # shellcheck disable=SC2086
   check "kitcc_${cfg%%:*}" "$KITCC" ${cfg#*:}
+done
+for cc in clang-16 "$KITCC"; do
+  name=$(basename "$cc")_bug_asan
+  if "$cc" -O0 -fsanitize=address -DBUG_ASAN -o "$WORK/$name" "$SRC" && ! "$WORK/$name" >/dev/null 2>"$WORK/$name.err" &&
+     grep -q "stack-buffer-overflow" "$WORK/$name.err" && grep -q "in output_overflow" "$WORK/$name.err"; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name: the overflowing asm output is not reported"; head -5 "$WORK/$name.err"; fail=1
+  fi
 done
 "$KITCC" -O0 -c -o "$WORK/hooks.o" "$HERE/../goto/cov_hooks.c" || { echo "FAIL: cov_hooks.c"; exit 1; }
 # the hooks print their counts on stderr: only stdout is compared here

@@ -214,6 +214,24 @@ static int struct_mem(struct pair *sp) {
   return sp->a * 100 + sp->b;
 }
 
+/* a memory operand is the asm's own access: ASan does not check it (as
+ * clang), so reading a stack array's redzone through one is not reported */
+static int unchecked_memory(void) {
+  int a[4] = {1, 2, 3, 4}, *q = a + 3, v;
+  asm volatile("movl %1, %0" : "=r"(v) : "m"(q[1]));
+  (void)v;
+  return a[3];
+}
+
+#ifdef BUG_ASAN
+/* a direct output is stored after the asm: ASan checks that store */
+static __attribute__((noinline)) int output_overflow(int i) {
+  int a[4] = {0};
+  asm("movl $1, %0" : "=r"(a[i]));
+  return a[0];
+}
+#endif
+
 int main(void) {
   char vendor[13];
   int m[2] = {10, 20};
@@ -236,6 +254,9 @@ int main(void) {
   printf("cpuid %d %zu tsc %d\n", have, strlen(vendor), tsc_moves());
   printf("pointer_ops %d wide_ops %llu alternatives %d\n", pointer_ops(), (unsigned long long)wide_ops(3),
          alternatives(9));
-  printf("struct_mem %d\n", struct_mem(&sp));
+  printf("struct_mem %d unchecked_memory %d\n", struct_mem(&sp), unchecked_memory());
+#ifdef BUG_ASAN
+  printf("overflow %d\n", output_overflow(4));
+#endif
   return 0;
 }
