@@ -500,6 +500,13 @@ static void test_asm_declined(void **state) {
     assert_string_equal(why, "inline asm");
     kit_x64_free(x);
   }
+  /* module-level asm: the interpreter declines the module */
+  kit_cg_module_asm(m, ".globl g\ng: ret");
+  err = open_memstream(&msg, &len);
+  assert_null(kit_interp_new(m, NULL, NULL, err));
+  fclose(err);
+  assert_non_null(strstr(msg, "module-level asm is not supported by the interpreter"));
+  free(msg);
   kit_cg_module_free(m);
 }
 
