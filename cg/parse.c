@@ -902,6 +902,32 @@ static void parse_trailer(P *p, KitCgInst *in) {
   expect_eol(p);
 }
 
+/* asm [volatile] "template", "constraints"(%a, %p -> T, ...) and, for
+ * asm.goto, the fallthrough block and the label list [bL, ...] */
+static void parse_asm(P *p, int op, uint32_t *nargs, uint32_t *nblks, uint32_t *aux, uint64_t *imm, uint16_t *flags) {
+  if (accept_word(p, "volatile")) *flags |= KIT_CG_F_VOLATILE;
+  *aux = expect_str(p);
+  expect_punct(p, ',');
+  *imm = expect_str(p);
+  expect_punct(p, '(');
+  while (!is_punct(p, ')')) {
+    if (*nargs) expect_punct(p, ',');
+    push_arg(p, nargs, get_val(p));
+    p->aattrs = xgrow(p, p->aattrs, &p->aattrs_cap, *nargs, sizeof *p->aattrs);
+    memset(&p->aattrs[*nargs - 1], 0, sizeof *p->aattrs);
+    if (accept_punct(p, '>')) p->aattrs[*nargs - 1].type = (uint8_t)get_type(p, false);
+  }
+  p->i++;
+  if (op != KIT_CG_OP_ASMGOTO) return;
+  push_blk(p, nblks, get_blk(p));
+  expect_punct(p, '[');
+  while (!is_punct(p, ']')) {
+    if (*nblks > 1) expect_punct(p, ',');
+    push_blk(p, nblks, get_blk(p));
+  }
+  p->i++;
+}
+
 static void parse_inst(P *p, KitCgBlkId b) {
   size_t start = p->i;
   KitCgVal id = 0;
@@ -1080,6 +1106,8 @@ static void parse_inst(P *p, KitCgBlkId b) {
     break;
   case KIT_CG_OP_UNREACHABLE:
   case KIT_CG_OP_TRAP: break;
+  case KIT_CG_OP_ASM:
+  case KIT_CG_OP_ASMGOTO: parse_asm(p, op, &nargs, &nblks, &aux, &imm, &flags); break;
   default:
     /* arithmetic, conversions, select, load, second, va.arg (and any op
      * without a spelling of its own): the result type, then the operands */
@@ -1105,6 +1133,7 @@ static void parse_inst(P *p, KitCgBlkId b) {
     memcpy(in->cases, p->cases, ncases * sizeof(int64_t));
   }
   if ((op == KIT_CG_OP_CALL || op == KIT_CG_OP_CALLI) && p->any_aattrs) set_argattrs(p, in, true);
+  if (op == KIT_CG_OP_ASM || op == KIT_CG_OP_ASMGOTO) set_argattrs(p, in, true);
   parse_trailer(p, in);
 }
 
@@ -1163,6 +1192,7 @@ static void parse_body(P *p, KitCgFunc *f) {
   for (uint32_t b = 0; b < f->nblocks; b++)
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       KitCgInst *in = &f->blocks[b].insts[i];
+      if (in->op != KIT_CG_OP_CALL && in->op != KIT_CG_OP_CALLI) continue; /* asm: its own types */
       for (uint32_t k = in->op == KIT_CG_OP_CALLI; in->argattrs && k < in->nargs; k++)
         if (in->args[k] < f->nvals) in->argattrs[k - (in->op == KIT_CG_OP_CALLI)].type = f->vtype[in->args[k]];
     }
@@ -1205,7 +1235,12 @@ static void parse_top(P *p) {
     else if (accept_word(p, "func")) parse_func(p, true);
     else if (accept_word(p, "ctor")) parse_ctor(p, false);
     else if (accept_word(p, "dtor")) parse_ctor(p, true);
-    else perr(p, "expected a top-level definition (module tydesc ditype global extern alias declare func ctor dtor)");
+    else if (accept_word(p, "asm")) {
+      uint32_t s = expect_str(p);
+      KIT_CG_GROW(p->m, p->m->asms, p->m->asms_cap, p->m->nasms + 1);
+      p->m->asms[p->m->nasms++] = s;
+      expect_eol(p);
+    } else perr(p, "expected a top-level definition (module asm tydesc ditype global extern alias declare func ctor dtor)");
   }
 }
 

@@ -279,6 +279,25 @@ static void pcalltype(const KitCgInst *in, FILE *out) {
   else fputs(tname(in->type), out);
 }
 
+/* asm [volatile] "template", "constraints"(%a, %p -> i32, ...) [bN [bL, ...]] */
+static void pasm_inst(const KitCgModule *m, const KitCgInst *in, FILE *out) {
+  if (in->flags & KIT_CG_F_VOLATILE) fputs(" volatile", out);
+  fputc(' ', out);
+  pstr(out, mstr(m, in->aux));
+  fputs(", ", out);
+  pstr(out, mstr(m, (uint32_t)(in->imm > UINT32_MAX ? 0 : in->imm)));
+  fputc('(', out);
+  for (uint32_t i = 0; i < in->nargs; i++) {
+    fprintf(out, "%s%%%" PRIu32, i ? ", " : "", in->args[i]);
+    if (in->argattrs && in->argattrs[i].type) fprintf(out, " -> %s", tname(in->argattrs[i].type));
+  }
+  fputc(')', out);
+  if (in->op != KIT_CG_OP_ASMGOTO) return;
+  fprintf(out, " b%" PRIu32 " [", blk(in, 0));
+  for (uint32_t i = 1; i < in->nblks; i++) fprintf(out, "%sb%" PRIu32, i > 1 ? ", " : "", in->blks[i]);
+  fputc(']', out);
+}
+
 static bool is_mem(unsigned op) { return op < KIT_CG_NOPS && (kit_cg_op_info[op].flags & KIT_CGO_MEM); }
 
 /* flags with an op-specific spelling on this op are not printed as !name */
@@ -286,6 +305,7 @@ static unsigned special_flags(unsigned op) {
   unsigned f = 0;
   if (is_mem(op)) f |= KIT_CG_F_VOLATILE;
   if (op == KIT_CG_OP_PTRADD) f |= KIT_CG_F_BOUNDS;
+  if (op == KIT_CG_OP_ASM || op == KIT_CG_OP_ASMGOTO) f |= KIT_CG_F_VOLATILE;
   if (op == KIT_CG_OP_CALL || op == KIT_CG_OP_CALLI) f |= KIT_CG_F_VARARGS | KIT_CG_F_TAIL;
   return f;
 }
@@ -376,6 +396,8 @@ static void pinst(const KitCgModule *m, const KitCgFunc *f, const KitCgInst *in,
       fprintf(out, "%s [%%%" PRIu32 ", b%" PRIu32 "]", i ? "," : "", in->args[i], blk(in, i));
     break;
   case KIT_CG_OP_BLOCKADDR: fprintf(out, " b%" PRIu32, blk(in, 0)); break;
+  case KIT_CG_OP_ASM:
+  case KIT_CG_OP_ASMGOTO: pasm_inst(m, in, out); break;
   case KIT_CG_OP_INDIRECTBR:
     fprintf(out, " %%%" PRIu32 " [", arg(in, 0));
     for (uint32_t i = 0; i < in->nblks; i++) fprintf(out, "%sb%" PRIu32, i ? ", " : "", in->blks[i]);
@@ -458,6 +480,11 @@ void kit_cg_print(const KitCgModule *m, FILE *out) {
   fputs("module ", out);
   pstr(out, mstr(m, m->name));
   fputc('\n', out);
+  for (uint32_t i = 0; i < m->nasms && m->asms; i++) {
+    fputs("asm ", out);
+    pstr(out, mstr(m, m->asms[i]));
+    fputc('\n', out);
+  }
   for (uint32_t i = 1; i < m->ntydescs; i++) ptydesc(m, i, out);
   for (uint32_t i = 1; i < m->nditypes && m->ditypes; i++) pditype(m, i, out);
   for (uint32_t i = 0; i < m->nglobals; i++) pglobal(m, m->globals[i], out);

@@ -457,6 +457,56 @@ static void check_ret(V *v, int *ty) {
   for (uint32_t k = 0; k < in->nargs; k++) want(v, k, ty[k], f->ret[k]);
 }
 
+/* inline asm: its strings, one operand per operand entry of the constraint
+ * string with its type, the labels of asm.goto */
+static void check_asm(V *v, int *ty) {
+  const KitCgInst *in = v->in;
+  const KitCgModule *m = v->m;
+  want_result(v, in->type == KIT_CG_VOID, "void");
+  if (in->aux >= m->nstrs || in->imm >= m->nstrs) {
+    prob(v, "asm template or constraint string out of range");
+    return;
+  }
+  uint8_t kb[16], *kinds = kb;
+  int n = kit_cg_asm_entries(m->strs[in->imm], kb, 16);
+  if (n < 0) {
+    prob(v, "malformed asm constraint string \"%s\"", m->strs[in->imm]);
+    return;
+  }
+  if (n > 16 && !(kinds = malloc((size_t)n))) return;
+  if (n > 16) kit_cg_asm_entries(m->strs[in->imm], kinds, n);
+  uint32_t k = 0, labels = 0;
+  bool outs = false;
+  for (int e = 0; e < n; e++) {
+    labels += kinds[e] == KIT_CG_ASM_LABEL;
+    outs |= kinds[e] == KIT_CG_ASM_OUT;
+    if (!kit_cg_asm_takes_arg(kinds[e])) continue;
+    if (k < in->nargs && in->argattrs) {
+      int et = in->argattrs[k].type;
+      if (kinds[e] == KIT_CG_ASM_IN) {
+        if (et != KIT_CG_VOID) prob(v, "asm operand %u is a value: its type is its own, not %s", k, tn(et));
+      } else {
+        want(v, k, ty[k], KIT_CG_PTR);
+        if (!valid_type((unsigned)et)) prob(v, "asm operand %u needs the type it stores or points to", k);
+      }
+    }
+    k++;
+  }
+  if (k != in->nargs) prob(v, "asm constraints take %u operands, has %u", k, in->nargs);
+  else if (in->nargs && !in->argattrs) prob(v, "asm operand types missing");
+  bool go = in->op == KIT_CG_OP_ASMGOTO;
+  if (!go && labels) prob(v, "asm with labels ('!i') must be asm.goto");
+  if (go && in->nblks != labels + 1) prob(v, "asm.goto needs a fallthrough and %u labels, has %u blocks", labels, in->nblks);
+  if (go && outs && in->nblks && in->blks[0] < v->f->nblocks) {
+    const KitCgBlock *ft = &v->f->blocks[in->blks[0]];
+    if (ft->ninsts && ft->insts && ft->insts[0].op == KIT_CG_OP_PHI)
+      prob(v, "the fallthrough block of an asm.goto with outputs cannot start with a phi");
+    for (uint32_t i = 1; i < in->nblks; i++)
+      if (in->blks[i] == in->blks[0]) prob(v, "the fallthrough block of an asm.goto with outputs is also a label");
+  }
+  if (kinds != kb) free(kinds);
+}
+
 static bool check_order(V *v) {
   if (v->in->pred > KIT_CG_SEQCST) {
     prob(v, "bad atomic ordering %u", v->in->pred);
@@ -665,6 +715,8 @@ static void check_inst(V *v) {
       if (!valid_type((unsigned)ty[0])) prob(v, "isconst of no value");
       break;
     case KIT_CG_OP_RET: check_ret(v, ty); break;
+    case KIT_CG_OP_ASM:
+    case KIT_CG_OP_ASMGOTO: check_asm(v, ty); break;
     default: break;
     }
   }
@@ -1001,6 +1053,8 @@ int kit_cg_verify(const KitCgModule *m, FILE *err) {
   check_globals(&v);
   check_ctors(&v, m->ctors, m->nctors, "ctor");
   check_ctors(&v, m->dtors, m->ndtors, "dtor");
+  for (uint32_t i = 0; i < m->nasms; i++)
+    if (!m->asms || m->asms[i] >= m->nstrs) modprob(&v, "module asm %u: string out of range", i);
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     if (!m->funcs[i]) {
       modprob(&v, "function %u is missing", i);

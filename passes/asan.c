@@ -182,6 +182,22 @@ static void check(AsanFn *A, KitCgVal ptr, KitCgType t, bool is_write) {
   if (!asan_provably_safe(A, ptr, size)) asan_check_access(A, ptr, size, is_write);
 }
 
+/* as clang: the direct outputs of an asm are stores after it (checked here,
+ * before it); its memory operands are the asm's own accesses (not checked) */
+static void check_asm_outputs(AsanFn *A, const KitCgInst *in) {
+  const char *cons = in->imm < A->m->nstrs ? kit_cg_strget(A->m, (uint32_t)in->imm) : "";
+  int n = kit_cg_asm_entries(cons, NULL, 0);
+  uint8_t *kinds = n > 0 && in->argattrs ? malloc((size_t)n) : NULL;
+  if (!kinds) return;
+  kit_cg_asm_entries(cons, kinds, n);
+  for (uint32_t e = 0, k = 0; e < (uint32_t)n && k < in->nargs; e++) {
+    if (!kit_cg_asm_takes_arg(kinds[e])) continue;
+    if (kinds[e] == KIT_CG_ASM_OUT) check(A, in->args[k], (KitCgType)in->argattrs[k].type, true);
+    k++;
+  }
+  free(kinds);
+}
+
 static void rewrite_inst(AsanFn *A, const KitCgInst *orig, bool next_unreachable) {
   KitCgInst in = *orig;
   A->b.loc = in.loc;
@@ -197,6 +213,9 @@ static void rewrite_inst(AsanFn *A, const KitCgInst *orig, bool next_unreachable
   case KIT_CG_OP_ARMW:
   case KIT_CG_OP_ACMPXCHG:
     if (instrumentable(&in)) check(A, in.args[0], in.type, true);
+    break;
+  case KIT_CG_OP_ASM:
+    if (instrumentable(&in)) check_asm_outputs(A, &in);
     break;
   case KIT_CG_OP_MEMCPY:
   case KIT_CG_OP_MEMMOVE:

@@ -548,6 +548,8 @@ static bool check_body(Dec *D) {
     for (uint32_t i = 0; i < bb->ninsts; i++) {
       const KitCgInst *in = &bb->insts[i];
       if (in->op >= KIT_CG_NOPS) return D->err = "unknown op", false;
+      if (in->op == KIT_CG_OP_ASM || in->op == KIT_CG_OP_ASMGOTO)
+        return D->err = "inline asm is not supported by the interpreter", false;
       if (in->id >= f->nvals) return D->err = "value id out of range", false;
       int na = kit_cg_op_info[in->op].nargs;
       if (na >= 0 && in->nargs < (uint32_t)na) return D->err = "too few operands", false;

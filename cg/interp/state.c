@@ -336,6 +336,10 @@ KitInterp *kit_interp_new(KitCgModule *m, KitCgResolver resolve, void *user, FIL
     fputs("kit-interp: no module\n", err);
     return NULL;
   }
+  if (m->nasms) { /* its symbols would not exist: only an assembler can make them */
+    fputs("kit-interp: module-level asm is not supported by the interpreter (run it through LLVM: kit-cg jit)\n", err);
+    return NULL;
+  }
   KitInterp *ip = calloc(1, sizeof *ip);
   if (!ip) return NULL;
   ip->m = m;

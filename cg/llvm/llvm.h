@@ -71,6 +71,10 @@ LLVMValueRef kit_llvm__intrinsic(KitLower *l, const char *name, LLVMTypeRef *tys
                                  unsigned nargs);
 LLVMMetadataRef kit_llvm__difile(KitLower *l, uint32_t str);
 
+/* lower_asm.c: an ASM or ASMGOTO inst at the builder; the module's file-scope asm */
+void kit_llvm__asm(KitLower *l, const KitCgInst *in);
+void kit_llvm__module_asm(KitLower *l);
+
 /* debug.c: the debug-info side table (ditypes, variables, described globals) */
 void kit_llvm__debug_begin_types(KitLower *l);
 void kit_llvm__debug_end_types(KitLower *l);

@@ -540,6 +540,7 @@ LLVMModuleRef kit_llvm__lower(KitCgModule *m, LLVMContextRef ctx, LLVMTargetMach
   if (target == KIT_TARGET_RISCV64_LINUX)
     LLVMAddModuleFlag(l->mod, LLVMModuleFlagBehaviorError, "target-abi", 10, LLVMMDStringInContext2(ctx, "lp64d", 5));
   if (debug_info) debug_begin(l, source_name);
+  kit_llvm__module_asm(l);
   create_symbols(l);
   finish_globals(l, false);
   for (uint32_t i = 0; i < m->nfuncs; i++) {

@@ -724,6 +724,8 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       for (uint32_t i = 0; i < in->nblks; i++) LLVMAddDestination(ib, blk(l, in->blks[i]));
       break;
     }
+    case KIT_CG_OP_ASM:
+    case KIT_CG_OP_ASMGOTO: kit_llvm__asm(l, in); break;
     case KIT_CG_OP_TRAP:
       kit_llvm__intrinsic(l, "llvm.trap", NULL, 0, NULL, 0);
       LLVMBuildUnreachable(b);

@@ -14,9 +14,11 @@ static void init_once(void) {
   LLVMInitializeX86Target();
   LLVMInitializeX86TargetMC();
   LLVMInitializeX86AsmPrinter();
+  LLVMInitializeX86AsmParser(); /* inline asm (lower_asm.c) is assembled by the object writer */
   LLVMInitializeRISCVTargetInfo();
   LLVMInitializeRISCVTarget();
   LLVMInitializeRISCVTargetMC();
+  LLVMInitializeRISCVAsmParser();
   LLVMInitializeRISCVAsmPrinter();
 }
 

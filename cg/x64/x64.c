@@ -1228,6 +1228,7 @@ static const char *check(const KitCgModule *m, const KitCgFunc *f) {
         }
         break;
       }
+      case KIT_CG_OP_ASM: case KIT_CG_OP_ASMGOTO: return "inline asm";
       default: return kit_cg_op_info[in->op].name;
       }
     }

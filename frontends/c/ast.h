@@ -164,7 +164,29 @@ typedef enum CStmtKind {
   ST_GOTO,     /* ->label */
   ST_GOTO_PTR, /* goto *->expr */
   ST_LABEL,    /* ->label: ->body */
+  ST_ASM,      /* ->asm_: a GNU asm statement (asm.c, lower_asm.c) */
 } CStmtKind;
+
+/* A GNU asm statement, already in LLVM's terms (docs/kitcc.md "Inline
+ * assembly"): the template with $N operand references, one constraint entry
+ * per operand (outputs, inputs, the inputs of '+' outputs, labels), then the
+ * clobbers. */
+typedef struct CAsmOperand {
+  CExpr *expr;
+  bool indirect;      /* a memory operand: passed (outputs: written) through its address */
+  int tied;           /* an input: the output it matches (a digit, or the '+' output whose
+                         old value it is: then expr is that output's), or -1 */
+} CAsmOperand;
+typedef struct CAsm {
+  const char *tmpl;
+  const char *constraints; /* every entry, comma-separated, in LLVM's syntax */
+  bool side_effects;       /* volatile, goto, or no outputs */
+  int nout, nin;           /* nin counts the extra inputs of '+' outputs */
+  CAsmOperand *outs, *ins;
+  int nlabels;
+  const char **labels;
+  CPos *label_pos;
+} CAsm;
 
 typedef struct CStmtList {
   struct CStmtList *next;
@@ -189,6 +211,7 @@ struct CStmt {
   const char *label;
   int64_t case_lo, case_hi;
   void *cg;           /* free for the lowering (block ids for labels/cases) */
+  CAsm *asm_;         /* ST_ASM */
 };
 
 /* ---- objects: variables and functions ------------------------------------- */
@@ -252,6 +275,8 @@ typedef struct CUnit {
                               (the last declaration wins for attributes; definitions merged) */
   const char *main_file;   /* for DW_AT_name and __FILE__ */
   int errors;
+  CStmtList *file_asms;    /* file-scope asm("..."): ST_ASM statements in order */
+  CStmtList **file_asms_tail;
 } CUnit;
 
 #endif

@@ -413,6 +413,7 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
     return;
   }
   CObj *o = new_local(p, name, t, pos);
+  if (asm_label && ds->storage == SC_REGISTER) o->asm_name = asm_label; /* register T x asm("reg"): asm.c */
   o->align = ds->align;
   apply_attrs(o, a);
   if (a->cleanup) {

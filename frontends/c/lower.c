@@ -322,6 +322,7 @@ KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   L.opt = opt;
   L.unit = u;
   L.file_str = kit_cg_str(L.m, u->main_file ? u->main_file : "");
+  lower_file_asms(&L, u);
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
     if (o->storage == SC_TYPEDEF || o->alias_target || o->is_function) continue;

@@ -144,6 +144,11 @@ KitCgVal lower_label_addr(Lower *L, CExpr *e);        /* &&label */
 /* a static initializer's &&label (- &&label2): now, or once its function is lowered */
 void lower_label_reloc(Lower *L, KitCgGlobal *g, uint64_t offset, unsigned size, const CAddrConst *ac, CPos pos);
 void lower_labels_finish(Lower *L);                   /* end of a function: check labels, fill computed gotos */
+KitCgBlkId lower_goto_block(Lower *L, const char *label, CPos pos); /* the block of a label (asm goto) */
+
+/* lower_asm.c: a GNU asm statement; the unit's file-scope asm */
+void lower_asm(Lower *L, CStmt *s);
+void lower_file_asms(Lower *L, CUnit *u);
 
 /* lower_debug.c (-g; each does nothing without it): C types as ditypes, and
  * the debug records of a variable (at = KIT_CG_DV_STACK/VALUE), a global, a function */

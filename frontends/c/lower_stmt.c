@@ -42,6 +42,7 @@ static LabelBlk *label_of(Lower *L, const char *name, CPos pos) {
 }
 
 static KitCgBlkId label_block(Lower *L, const char *name, CPos pos) { return label_of(L, name, pos)->blk; }
+KitCgBlkId lower_goto_block(Lower *L, const char *label, CPos pos) { return label_block(L, label, pos); }
 
 /* ---- labels as values (GNU) ---------------------------------------------------------- */
 
@@ -420,6 +421,9 @@ void lower_stmt(Lower *L, CStmt *s) {
   }
   case ST_GOTO_PTR:
     lower_goto_ptr(L, s);
+    return;
+  case ST_ASM:
+    lower_asm(L, s);
     return;
   }
 }

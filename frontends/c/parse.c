@@ -328,6 +328,10 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
       pwarn_at(p, p->toks[before].pos, "ISO C does not allow extra ';' outside of a function");
       continue;
     }
+    if (is_kw(tok(p), KW_ASM)) {
+      parse_file_asm(p);
+      continue;
+    }
     parse_declaration(p, NULL);
     if (p->pos == before) next(p); /* never loop on a token nothing consumes */
   }

@@ -162,6 +162,9 @@ bool parse_declspec(Parser *p, DeclSpec *ds, bool allow_storage);
 CType *parse_declarator(Parser *p, CType *base, const char **name, CPos *pos, Attrs *attrs);
 CType *parse_type_name(Parser *p);                      /* for casts, sizeof, _Generic ... */
 void parse_attributes(Parser *p, Attrs *a);             /* any number of __attribute__((...)) */
+/* asm.c: a GNU asm statement (at 'asm'), a file-scope asm("...") */
+CStmt *parse_asm_stmt(Parser *p, CPos pos);
+void parse_file_asm(Parser *p);
 const char *parse_asm_label(Parser *p);                 /* __asm__("name") after a declarator, or NULL */
 /* a declaration at file or block scope; block scope appends ST_DECL/ST_EXPR
  * statements to *out (NULL at file scope) */

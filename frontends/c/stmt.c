@@ -142,57 +142,6 @@ static int64_t case_value(Parser *p, CStmt *sw) {
   return v;
 }
 
-/* GNU asm statements: only the empty template, the idiom that serves as an
- * optimisation barrier, is supported; its input operands are still evaluated */
-static CStmt *asm_stmt(Parser *p, CPos pos) {
-  next(p);
-  while (is_kw(tok(p), KW_VOLATILE) || is_kw(tok(p), KW_INLINE) || is_kw(tok(p), KW_GOTO)) next(p);
-  expect(p, "(");
-  bool empty = true;
-  while (tok(p)->kind == CT_STRING) {
-    if (strcmp(tok(p)->text, "\"\"")) empty = false;
-    next(p);
-  }
-  CStmt *blk = new_stmt(ST_BLOCK, pos);
-  CStmtList **tail = &blk->stmts;
-  for (int section = 0; section < 4 && accept(p, ":"); section++) {
-    while (!at_eof(p) && !is_punct(tok(p), ":") && !is_punct(tok(p), ")")) {
-      if (accept(p, "[")) {
-        ident(p);
-        expect(p, "]");
-      }
-      if (tok(p)->kind == CT_STRING) {
-        next(p);
-        if (section < 2 && accept(p, "(")) {
-          CExpr *e = parse_expr(p);
-          expect(p, ")");
-          if (section == 1) {
-            CStmt *es = new_stmt(ST_EXPR, e->pos);
-            es->expr = rvalue(p, e);
-            CStmtList *l = c_alloc(sizeof *l);
-            l->stmt = es;
-            *tail = l;
-            tail = &l->next;
-          } else {
-            mark_address_taken(e);
-          }
-        }
-      } else if (tok(p)->kind == CT_IDENT) {
-        next(p); /* asm goto labels */
-      } else {
-        perror_at(p, tok(p)->pos, "expected an asm operand before '%s'", tok(p)->text);
-        skip_to(p, ")");
-        break;
-      }
-      if (!accept(p, ",")) break;
-    }
-  }
-  expect(p, ")");
-  expect(p, ";");
-  if (!empty) perror_at(p, pos, "inline assembly is not supported by kitcc (only the empty asm(\"\") barrier is)");
-  return blk;
-}
-
 static CStmt *statement(Parser *p);
 
 static CStmt *parse_stmt(Parser *p) {
@@ -349,7 +298,7 @@ static CStmt *statement(Parser *p) {
       return s;
     }
     case KW_ASM:
-      return asm_stmt(p, pos);
+      return parse_asm_stmt(p, pos);
     default:
       break;
     }

@@ -376,6 +376,8 @@ typedef struct KitCgModule {
   KitCgCtor *dtors;
   uint32_t nditypes, ditypes_cap;
   KitCgDiType *ditypes; /* index 0 unused */
+  uint32_t nasms, asms_cap;
+  uint32_t *asms;       /* module-level (file-scope) asm: module strings, in order */
 } KitCgModule;
 
 /* ---- module and strings --------------------------------------------------- */
@@ -422,6 +424,22 @@ uint32_t kit_cg_tydesc_of(KitCgModule *m, const KitCgTyDesc *d);
 /* debug info: a new ditype (members copied into the module), a variable of f */
 uint32_t kit_cg_ditype_new(KitCgModule *m, const KitCgDiType *t, const KitCgDiMember *members, uint32_t nmembers);
 KitCgDiVar *kit_cg_divar_add(KitCgModule *m, KitCgFunc *f, const KitCgDiVar *v);
+
+/* ---- inline assembly (docs/cg.md "Inline assembly") ------------------------ */
+
+/* append a piece of module-level assembly (GNU file-scope asm) */
+void kit_cg_module_asm(KitCgModule *m, const char *text);
+
+/* the entries of an ASM/ASMGOTO constraint string (LLVM's syntax, split at
+ * commas): which consume an operand (OUT: a ptr the result is stored to;
+ * OUT_MEM, IN_MEM: a ptr to the memory operand; IN: the value) and which not */
+typedef enum KitCgAsmEntry {
+  KIT_CG_ASM_OUT, KIT_CG_ASM_OUT_MEM, KIT_CG_ASM_IN, KIT_CG_ASM_IN_MEM, KIT_CG_ASM_LABEL, KIT_CG_ASM_CLOBBER
+} KitCgAsmEntry;
+/* Writes the kind of each entry to kinds[] (up to max of them) and returns the
+ * number of entries; -1 when an entry is empty or has no constraint code. */
+int kit_cg_asm_entries(const char *constraints, uint8_t *kinds, int max);
+static inline bool kit_cg_asm_takes_arg(int kind) { return kind <= KIT_CG_ASM_IN_MEM; }
 
 /* ---- builder ------------------------------------------------------------- */
 
@@ -481,6 +499,11 @@ void kit_cg_unreachable(KitCgBuilder *b);
  * among them is undefined behaviour; the interpreter reports it) */
 KitCgVal kit_cg_blockaddr(KitCgBuilder *b, KitCgBlkId blk);
 KitCgInst *kit_cg_indirectbr(KitCgBuilder *b, KitCgVal addr, const KitCgBlkId *targets, uint32_t ntargets);
+/* inline asm: ASM, or ASMGOTO when nblks > 0 (blks[0] the fallthrough, then
+ * the labels); types[i] as KitCgInst.argattrs (VOID for a value input) */
+KitCgInst *kit_cg_asm(KitCgBuilder *b, const char *tmpl, const char *constraints, bool side_effects,
+                      const KitCgVal *args, const KitCgType *types, uint32_t nargs, const KitCgBlkId *blks,
+                      uint32_t nblks);
 /* phi: add incoming pairs later with kit_cg_phi_add */
 KitCgInst *kit_cg_phi(KitCgBuilder *b, KitCgType t);
 void kit_cg_phi_add(KitCgModule *m, KitCgInst *phi, KitCgVal v, KitCgBlkId from);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kit/cg.h"
+#include "kit/cg_exec.h"
 
 static char *print_str(const KitCgModule *m) {
   char *s = NULL;
@@ -101,7 +102,7 @@ static KitCgModule *build_everything(void) {
   f->stack[s1].loc = (KitCgLoc){.pc = 0x1234};
   KitCgBlkId b0 = kit_cg_block_new(m, f), b1 = kit_cg_block_new(m, f), b2 = kit_cg_block_new(m, f),
              b3 = kit_cg_block_new(m, f), b4 = kit_cg_block_new(m, f), b5 = kit_cg_block_new(m, f),
-             b6 = kit_cg_block_new(m, f);
+             b6 = kit_cg_block_new(m, f), b7 = kit_cg_block_new(m, f);
   f->blocks[b1].name = kit_cg_str(m, "then");
   kit_cg_builder_at(&b, b0);
   KitCgVal p0 = kit_cg_param(f, 0), p1 = kit_cg_param(f, 1), p2 = kit_cg_param(f, 2), p3 = kit_cg_param(f, 3),
@@ -253,6 +254,14 @@ static KitCgModule *build_everything(void) {
   kit_cg_builder_at(&b, b4);
   kit_cg_emit(&b, KIT_CG_OP_TRAP, KIT_CG_VOID, NULL, 0);
   kit_cg_builder_at(&b, b5);
+  /* inline asm: an output through a pointer, a value input, a memory operand, then asm goto */
+  KitCgVal asm_args[3] = {p4, p0, p4};
+  KitCgType asm_types[3] = {KIT_CG_I64, KIT_CG_VOID, KIT_CG_I32};
+  kit_cg_asm(&b, "movl $1, $0", "=r,r,*m,~{memory}", true, asm_args, asm_types, 3, NULL, 0);
+  KitCgBlkId asm_blks[2] = {b7, b1};
+  kit_cg_asm(&b, "jmp ${1:l}", "=r,!i", false, asm_args, asm_types, 1, asm_blks, 2);
+  kit_cg_module_asm(m, ".globl top\ntop:\n\tret");
+  kit_cg_builder_at(&b, b7);
   kit_cg_unreachable(&b);
   kit_cg_builder_at(&b, b6);
   KitCgBlkId ib[2] = {b4, b1};
@@ -294,7 +303,12 @@ static void test_every_op_round_trip(void **state) {
       assert_int_equal(a->id, c->id);
       assert_int_equal(a->op, c->op);
       assert_int_equal(a->flags, c->flags);
-      assert_int_equal(a->imm, c->imm);
+      if (a->op == KIT_CG_OP_ASM || a->op == KIT_CG_OP_ASMGOTO) { /* template, constraints: module strings */
+        assert_string_equal(kit_cg_strget(m, a->aux), kit_cg_strget(m2, c->aux));
+        assert_string_equal(kit_cg_strget(m, (uint32_t)a->imm), kit_cg_strget(m2, (uint32_t)c->imm));
+      } else {
+        assert_int_equal(a->imm, c->imm);
+      }
       assert_int_equal(a->imm2, c->imm2);
       assert_int_equal(a->argattrs != NULL, c->argattrs != NULL);
       for (uint32_t k = a->op == KIT_CG_OP_CALLI; a->argattrs && k < a->nargs; k++)
@@ -457,11 +471,51 @@ static void test_parse_errors(void **state) {
   kit_cg_module_free(m);
 }
 
+/* the interpreter and the baseline x86-64 compiler decline a function with
+ * inline asm, with a message, instead of running it */
+static void test_asm_declined(void **state) {
+  (void)state;
+  KitCgModule *m = kit_cg_module_new("asm");
+  KitCgFunc *f = kit_cg_func_declare(m, "f", KIT_CG_I32, NULL, 0, false);
+  KitCgBuilder b;
+  kit_cg_builder_init(&b, m, f);
+  kit_cg_builder_at(&b, kit_cg_block_new(m, f));
+  kit_cg_asm(&b, "nop", "~{dirflag}", true, NULL, NULL, 0, NULL, 0);
+  kit_cg_ret(&b, kit_cg_iconst(&b, KIT_CG_I32, 7));
+  assert_int_equal(kit_cg_verify(m, stderr), 0);
+  char *msg = NULL;
+  size_t len = 0;
+  FILE *err = open_memstream(&msg, &len);
+  KitInterp *ip = kit_interp_new(m, NULL, NULL, err);
+  assert_non_null(ip);
+  KitCgScalar ret[2];
+  assert_int_not_equal(kit_interp_call(ip, f, NULL, 0, ret), 0);
+  kit_interp_free(ip);
+  fclose(err);
+  assert_non_null(strstr(msg, "inline asm is not supported by the interpreter"));
+  free(msg);
+  KitX64 *x = kit_x64_new(NULL, NULL);
+  if (x) {
+    const char *why = NULL;
+    assert_null(kit_x64_compile(x, m, f, &why));
+    assert_string_equal(why, "inline asm");
+    kit_x64_free(x);
+  }
+  /* module-level asm: the interpreter declines the module */
+  kit_cg_module_asm(m, ".globl g\ng: ret");
+  err = open_memstream(&msg, &len);
+  assert_null(kit_interp_new(m, NULL, NULL, err));
+  fclose(err);
+  assert_non_null(strstr(msg, "module-level asm is not supported by the interpreter"));
+  free(msg);
+  kit_cg_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_op_round_trip), cmocka_unit_test(test_example_print),
       cmocka_unit_test(test_verify_message),      cmocka_unit_test(test_verify_garbage),
-      cmocka_unit_test(test_parse_errors),
+      cmocka_unit_test(test_parse_errors),        cmocka_unit_test(test_asm_declined),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
