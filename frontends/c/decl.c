@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 /* ---- attributes ---------------------------------------------------------------- */
 
@@ -281,6 +282,7 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
         m->bit_width = (int)w;
       }
       parse_attributes(p, &ma);
+      if (ma.vector_size) mt = vector_apply_size(p, mt, ma.vector_size, pos);
       m->type = mt;
       m->align = ma.aligned > ds.align ? ma.aligned : ds.align;
       if (ma.packed && !m->align) m->align = 1;
@@ -611,7 +613,8 @@ done:
     ty = b == 1 ? (u ? ty_uchar : ty_schar) : b == 2 ? (u ? ty_ushort : ty_short) : b == 4 ? (u ? ty_uint : ty_int)
          : b == 8 ? (u ? ty_ulong : ty_long) : (u ? ty_uint128 : ty_int128);
   }
-  if (ds->attrs.vector_size) perror_at(p, ds->pos, "vector types (vector_size) are not supported by kitcc yet");
+  if (ds->attrs.vector_size && ty) ty = vector_apply_size(p, ty, ds->attrs.vector_size, ds->pos);
+  ds->attrs.vector_size = 0; /* applied: the declarators copy these attributes */
   if (ty) ds->type = type_qualified(ty, quals);
   else ds->type = NULL; /* __auto_type */
   if (ds->is_thread_local && !ds->storage) ds->storage = SC_NONE;
@@ -665,6 +668,7 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     Attrs a = ds.attrs;
     CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
     parse_attributes(p, &a); /* char *argv[] __attribute__((unused)) */
+    if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
     CType *u = type_unqual(t);
     if (u->kind == TY_ARRAY) t = type_qualified(type_ptr(u->base), t->quals);
     else if (u->kind == TY_FUNC) t = type_ptr(t);
@@ -838,6 +842,7 @@ CType *parse_type_name(Parser *p) {
   const char *name = NULL;
   Attrs a = {0};
   CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
+  if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
   if (name) perror_at(p, pos, "unexpected identifier '%s' in a type name", name);
   return t;
 }

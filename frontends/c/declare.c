@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 void pending_vla_add(Parser *p, CStmt *s) {
   if (!p->pending_tail) p->pending_tail = &p->pending;
@@ -376,6 +377,8 @@ void parse_declaration(Parser *p, CStmtList ***out) {
     const char *asm_label = parse_asm_label(p);
     parse_attributes(p, &more);
     attrs_merge(&a, &more);
+    if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
+    if (ds.storage == SC_TYPEDEF && a.aligned) t = vector_realign(t, a.aligned); /* __m128i_u: aligned(1) */
     if (!name) {
       perror_at(p, pos, "expected identifier or '(' before '%s'", tok(p)->text);
       skip_to(p, ";");
@@ -396,9 +399,16 @@ void parse_declaration(Parser *p, CStmtList ***out) {
         o->is_inline = true;
         bool gnu = a.gnu_inline;
         if (ds.storage == SC_EXTERN && gnu && is_def) {
-          /* gnu_inline extern inline: an inline-only body; calls go to the real symbol */
+          /* gnu_inline extern inline: an inline-only body; calls go to the real symbol.
+           * Vector code (x86 intrinsics headers: always_inline, and no library has
+           * the symbols) keeps its body instead, as a static inline function */
           CObj shadow = *o;
+          int uses = vector_uses();
           function_definition(p, &shadow, t, pos);
+          if ((vector_uses() != uses || vector_signature(t)) && a.always_inline && !o->body) {
+            *o = shadow;
+            o->storage = SC_STATIC;
+          }
           return;
         }
         if (ds.storage == SC_NONE && !gnu && o->storage != SC_EXTERN) o->storage = SC_STATIC;

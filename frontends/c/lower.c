@@ -4,6 +4,8 @@
  * the implicit return). Expressions and statements live in their own files. */
 #include "lower.h"
 
+#include "lower_expr.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -259,13 +261,15 @@ static void lower_function(Lower *L, CObj *o) {
     /* falling off the end: main returns 0 (C99 5.1.2.2.3), others return garbage-free zero */
     if (L->sig.ret.kind == ABI_DIRECT) {
       KitCgType t = L->sig.ret.cg[0];
-      KitCgVal z = kit_cg_type_is_float(t) ? kit_cg_fconst(&L->b, t, 0) : kit_cg_iconst(&L->b, t, 0);
+      KitCgVal z = kit_cg_type_is_vec(t) ? lower_vector_abi(L, 0, t)
+                   : kit_cg_type_is_float(t) ? kit_cg_fconst(&L->b, t, 0) : kit_cg_iconst(&L->b, t, 0);
       kit_cg_ret(&L->b, z);
     } else if (L->sig.ret.kind == ABI_SPLIT) {
       KitCgVal v[2];
       for (int k = 0; k < L->sig.ret.n; k++)
-        v[k] = kit_cg_type_is_float(L->sig.ret.cg[k]) ? kit_cg_fconst(&L->b, L->sig.ret.cg[k], 0)
-                                                      : kit_cg_iconst(&L->b, L->sig.ret.cg[k], 0);
+        v[k] = kit_cg_type_is_vec(L->sig.ret.cg[k])     ? lower_vector_abi(L, 0, L->sig.ret.cg[k])
+               : kit_cg_type_is_float(L->sig.ret.cg[k]) ? kit_cg_fconst(&L->b, L->sig.ret.cg[k], 0)
+                                                        : kit_cg_iconst(&L->b, L->sig.ret.cg[k], 0);
       kit_cg_emit(&L->b, KIT_CG_OP_RET, KIT_CG_VOID, v, L->sig.ret.n);
     } else {
       kit_cg_ret(&L->b, 0);
@@ -282,6 +286,13 @@ static void lower_function(Lower *L, CObj *o) {
   if (o->destructor_prio) kit_cg_add_dtor(L->m, s, o->destructor_prio);
   L->fn = NULL;
   L->f = NULL;
+}
+
+/* a static always_inline function is lowered only once something refers to
+ * it: the x86 intrinsics headers define hundreds, most of them unused */
+static bool on_demand(const CObj *o) {
+  return o->is_inline && o->attr_always_inline && o->storage == SC_STATIC && !o->attr_used && !o->constructor_prio &&
+         !o->destructor_prio;
 }
 
 KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
@@ -318,10 +329,20 @@ KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
     if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function) continue;
-    if (o->body)
+    if (o->body && !on_demand(o))
       lower_function(&L, o);
-    else
+    else if (!o->body)
       lower_obj_sym(&L, o);
+  }
+  for (bool again = true; again;) {
+    again = false;
+    for (CObjList *l = u->objs; l; l = l->next) {
+      CObj *o = l->obj;
+      if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function || !o->body || !on_demand(o) || !o->cg) continue;
+      if (!kit_cg_func_is_decl(kit_cg_func_of(L.m, lower_obj_sym(&L, o)))) continue;
+      lower_function(&L, o);
+      again = true;
+    }
   }
   if (diag->errors) {
     kit_cg_module_free(L.m);

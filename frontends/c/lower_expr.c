@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lower_expr.h"
+#include "vector.h"
 
 KitCgVal lower_i64(Lower *L, int64_t v) { return kit_cg_iconst(&L->b, KIT_CG_I64, (uint64_t)v); }
 
@@ -199,6 +200,7 @@ KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
   CType *f = type_unqual(from), *t = type_unqual(to);
   if (t->kind == TY_VOID) return 0;
   if (is_aggr(t) || is_aggr(f)) return v; /* aggregates travel as addresses */
+  if (t->kind == TY_VECTOR || f->kind == TY_VECTOR) return lower_vector_convert(L, v, from, to);
   if (t->kind == TY_BOOL) {
     if (f->kind == TY_BOOL) return v;
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I8, to_bool_i1(L, v, f));
@@ -413,6 +415,7 @@ static KitCgOp float_op(CExprKind k) {
 /* a binary arithmetic op on values already in type t; pos for UBSan */
 KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type) {
   CType *u = type_unqual(t);
+  if (u->kind == TY_VECTOR) return lower_vector_arith(L, k, a, b, t);
   if (type_is_float(u)) {
     KitCgVal r = kit_cg_binop(&L->b, float_op(k), a, b);
     if (k == EX_DIV) last_inst(L)->tydesc = lower_ub_tydesc(L, t, true); /* float-divide-by-zero */
@@ -677,6 +680,7 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
 
 KitCgVal lower_expr(Lower *L, CExpr *e) {
   lower_set_loc(L, e->pos);
+  if (lower_vector_owns(e)) return lower_vector_expr(L, e);
   switch (e->kind) {
   case EX_INT: {
     KitCgType ct = abi_cg_type(e->type);
