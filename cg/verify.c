@@ -557,7 +557,7 @@ static void check_inst(V *v) {
         prob(v, "operand types differ (%s vs %s)", tn(T), tn(ty[k]));
         break;
       }
-    if (op == KIT_CG_OP_BSWAP && (kit_cg_type_bits((KitCgType)T) % 16 || T == KIT_CG_VOID))
+    if (op == KIT_CG_OP_BSWAP && (kit_cg_type_bits(e) % 16 || T == KIT_CG_VOID))
       prob(v, "bswap needs i16, i32, i64 or i128, not %s", tn(T));
   } else if (oi->flags & KIT_CGO_CONV) {
     if (!valid_type((unsigned)T)) want_result(v, false, "a value type");

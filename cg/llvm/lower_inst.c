@@ -116,7 +116,7 @@ static LLVMValueRef binop(KitLower *l, const KitCgInst *in, LLVMValueRef x, LLVM
 
 static LLVMValueRef unop(KitLower *l, const KitCgInst *in, LLVMValueRef x) {
   LLVMBuilderRef b = l->b;
-  unsigned bits = kit_cg_type_bits(in->type);
+  unsigned bits = kit_cg_type_bits(kit_cg_type_elem((KitCgType)in->type));
   switch (in->op) {
   case KIT_CG_OP_NEG: return in->flags & KIT_CG_F_NSW ? LLVMBuildNSWNeg(b, x, "") : LLVMBuildNeg(b, x, "");
   case KIT_CG_OP_NOT: return LLVMBuildNot(b, x, "");
