@@ -170,6 +170,7 @@ static void lower_global(Lower *L, CObj *o) {
   }
   g->size = (uint64_t)size;
   g->align = (uint32_t)(o->align > t->align ? o->align : t->align);
+  if (type_unqual(t)->kind == TY_ARRAY && size >= 16 && g->align < 16) g->align = 16; /* SysV: arrays of 16+ bytes */
   g->is_const = (t->quals & Q_CONST) && !(t->quals & Q_VOLATILE);
   L->m->syms[s].defined = true;
   if (o->section) g->section = kit_cg_str(L->m, o->section);
@@ -247,6 +248,7 @@ static void lower_function(Lower *L, CObj *o) {
     int64_t size = v->type->size > 0 ? v->type->size : 1;
     if (v->init && v->init->type && v->init->type->size > size) size = v->init->type->size;
     int align = v->align > v->type->align ? v->align : v->type->align;
+    if (type_unqual(v->type)->kind == TY_ARRAY && size >= 16 && align < 16) align = 16; /* SysV: arrays of 16+ bytes */
     uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(align ? align : 1),
                                    kit_cg_str(L->m, v->name ? v->name : ""));
     f->stack[so].escapes = v->address_taken || !type_is_scalar(v->type);

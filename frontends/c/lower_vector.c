@@ -126,8 +126,8 @@ static KitCgVal shuffle(Lower *L, CExpr *e) {
   KitCgVal a = lower_expr(L, ea), b = two == 2 ? lower_expr(L, eb) : a, m = lower_expr(L, em);
   KitCgVal idx[128];
   for (unsigned i = 0; i < n; i++) {
-    KitCgVal x = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, lane(L, m, i));
-    if (kit_cg_type_elem(vt(L, m)) == KIT_CG_I64) x = lane(L, m, i);
+    KitCgVal x = lane(L, m, i);
+    if (vt(L, x) != KIT_CG_I64) x = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, x);
     idx[i] = kit_cg_binop(&L->b, KIT_CG_OP_AND, x, lower_i64(L, two * n - 1));
   }
   return shuffle_dynamic(L, a, b, t, idx);
