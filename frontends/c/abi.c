@@ -98,7 +98,7 @@ static bool is_aggregate(const CType *t) {
 
 /* a vector by value, as gcc without AVX: 16 bytes in one XMM register, 8 in
  * the low half of one (carried as f64), 1 to 4 in a general register, more in memory */
-static AbiArg classify_vector(CType *t, int *gp, int *sse) {
+static AbiArg classify_vector(CType *t, bool is_return, int *gp, int *sse) {
   AbiArg a = {.kind = ABI_DIRECT, .n = 1};
   if (t->size > 16) {
     a.kind = ABI_MEMORY;
@@ -107,7 +107,7 @@ static AbiArg classify_vector(CType *t, int *gp, int *sse) {
   a.cg[0] = t->size == 16 ? abi_cg_type(t) : t->size == 8 ? KIT_CG_F64 : t->size == 4 ? KIT_CG_I32
             : t->size == 2 ? KIT_CG_I16 : KIT_CG_I8;
   int *regs = t->size >= 8 ? sse : gp;
-  if (*regs > 0) (*regs)--;
+  if (!is_return && *regs > 0) (*regs)--;
   return a;
 }
 
@@ -119,7 +119,7 @@ static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
     a.kind = ABI_IGNORE;
     return a;
   }
-  if (t->kind == TY_VECTOR) return classify_vector(t, gp, sse);
+  if (t->kind == TY_VECTOR) return classify_vector(t, is_return, gp, sse);
   if (!is_aggregate(t)) {
     a.kind = ABI_DIRECT;
     a.n = 1;

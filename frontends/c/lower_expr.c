@@ -630,7 +630,7 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
     return va_overflow(L, ap, size, u->align);
   int ngp = 0, nsse = 0;
   for (int k = 0; k < a->n; k++) {
-    if (kit_cg_type_is_float(a->cg[k])) nsse++;
+    if (kit_cg_type_is_float(a->cg[k]) || kit_cg_type_is_vec(a->cg[k])) nsse++; /* a vector: one XMM slot */
     else ngp += a->cg[k] == KIT_CG_I128 ? 2 : 1;
   }
   /* registers left? gp_offset <= 48 - 8*ngp and fp_offset <= 176 - 16*nsse */
@@ -654,9 +654,10 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
     KitCgVal g = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, gp), f = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, fp);
     int parts = a->cg[0] == KIT_CG_I128 ? 2 : a->n;
     for (int k = 0; k < parts; k++) {
-      bool sse = a->cg[0] != KIT_CG_I128 && kit_cg_type_is_float(a->cg[k]);
+      bool vec = kit_cg_type_is_vec(a->cg[k]); /* a struct of one 16-byte vector: its whole XMM slot */
+      bool sse = a->cg[0] != KIT_CG_I128 && (kit_cg_type_is_float(a->cg[k]) || vec);
       KitCgVal src = kit_cg_ptradd(&L->b, save, sse ? f : g);
-      KitCgVal v = kit_cg_load(&L->b, KIT_CG_I64, src, 8, KIT_CG_PROGRAM);
+      KitCgVal v = kit_cg_load(&L->b, vec ? a->cg[k] : KIT_CG_I64, src, 8, KIT_CG_PROGRAM);
       kit_cg_store(&L->b, v, k ? kit_cg_ptradd(&L->b, reg_addr, lower_i64(L, 8)) : reg_addr, 8, KIT_CG_PROGRAM);
       if (sse) f = kit_cg_binop(&L->b, KIT_CG_OP_ADD, f, lower_i64(L, 16));
       else g = kit_cg_binop(&L->b, KIT_CG_OP_ADD, g, lower_i64(L, 8));

@@ -29,3 +29,5 @@ struct sv3 a_sv3(struct sv3 x, struct sv3 y);
 struct sbig a_sbig(struct sbig x, int k);
 v4si a_callback(v4si (*f)(v4si, v2df), v4si x);
 v4si b_cb(v4si x, v2df d);
+v4si a_va(int n, ...);
+v4si a_late(v4si a, v4si b, v4si c, v4si d, v4si e, v4si f, v4si g, struct sv s, v2sf t, struct sv u);

@@ -34,3 +34,26 @@ struct sbig a_sbig(struct sbig x, int k) {
   return x;
 }
 v4si a_callback(v4si (*f)(v4si, v2df), v4si x) { return f(x, (v2df){1.5, -2.5}) + 1; }
+
+/* variadic: 16-byte vectors (and a struct of one) in XMM slots, 8-byte ones as doubles, then memory */
+#include <stdarg.h>
+v4si a_va(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  v4si acc = {0, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    acc += va_arg(ap, v4si) * (i + 1);
+    struct sv s = va_arg(ap, struct sv);
+    acc -= s.v;
+    v2sf f = va_arg(ap, v2sf);
+    acc[0] += (int)(f[0] * 10 + f[1]);
+    acc[1] += va_arg(ap, int);
+  }
+  va_end(ap);
+  return acc;
+}
+
+/* the last XMM register goes to s (a struct of one vector); t and u then go to memory */
+v4si a_late(v4si a, v4si b, v4si c, v4si d, v4si e, v4si f, v4si g, struct sv s, v2sf t, struct sv u) {
+  return a + b + c + d + e + f + g + s.v * 100 + (int)(t[0] * t[1]) + u.v * 1000;
+}

@@ -34,5 +34,10 @@ int main(void) {
   struct sbig sb = a_sbig((struct sbig){{1, 2, 3, 4}, 5}, 3);
   printf("sbig: %d %d %d %d %d\n", sb.a[0], sb.a[1], sb.a[2], sb.a[3], sb.b);
   p4("callback", a_callback(b_cb, (v4si){1, 2, 3, 4}));
+  v4si u = {1, 2, 3, 4};
+  struct sv w = {{10, 20, 30, 40}};
+  v2sf t = {1.5f, 2};
+  p4("late", a_late(u, u, u, u, u, u, u, w, t, w));
+  p4("va", a_va(5, u, w, t, 7, u * 2, w, t * 2, 8, u, w, t, 9, u, w, t, 10, u + 1, w, t, 11));
   return 0;
 }
