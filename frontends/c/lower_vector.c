@@ -193,6 +193,16 @@ KitCgVal lower_vector_expr(Lower *L, CExpr *e) {
   switch ((int)e->builtin) {
   case BI_VEC_SPLAT: return kit_cg_emit(&L->b, KIT_CG_OP_SPLAT, t, (KitCgVal[]){lower_expr(L, e->args->expr)}, 1)->id;
   case BI_VEC_SHUFFLE: return shuffle(L, e);
+  case BI_VEC_SHUFFLEVECTOR: {
+    KitCgVal a = lower_expr(L, e->args->expr), b = lower_expr(L, e->args->next->expr);
+    int64_t lanes[128];
+    unsigned n = 0;
+    for (CExprList *l = e->args->next->next; l && n < 128; l = l->next, n++) {
+      c_eval_int(l->expr, &lanes[n]);
+      if (lanes[n] < 0) lanes[n] = 0; /* -1: any lane */
+    }
+    return shuffle_const(L, a, b, t, lanes);
+  }
   case BI_VEC_CONVERT: {
     CExpr *v = e->args->expr;
     return convert_lanes(L, lower_expr(L, v), type_unqual(type_unqual(v->type)->base), type_unqual(type_unqual(e->type)->base), t);

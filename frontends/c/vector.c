@@ -222,6 +222,32 @@ static CExpr *shuffle(Parser *p, CExprList *args, CPos pos) {
   return builtin_node((CBuiltin)BI_VEC_SHUFFLE, a, args, pos);
 }
 
+/* clang's __builtin_shufflevector(a, b, i0, i1, ...): lane k is lane i_k of a then b */
+static CExpr *shufflevector(Parser *p, CExprList *args, CPos pos) {
+  int n = 0;
+  for (CExprList *l = args; l; l = l->next, n++) l->expr = rvalue(p, l->expr);
+  if (n < 3 || !vector_type(args->expr->type)) {
+    perror_at(p, pos, "__builtin_shufflevector takes two vectors and lane indices");
+    return new_int(0, ty_int, pos);
+  }
+  CType *a = type_unqual(args->expr->type);
+  args->next->expr = operand(p, args->next->expr, a, pos);
+  int lanes = n - 2;
+  for (CExprList *l = args->next->next; l; l = l->next) {
+    int64_t v;
+    if (!c_eval_int(l->expr, &v) || v < -1 || v >= 2 * a->len) {
+      perror_at(p, l->expr->pos, "__builtin_shufflevector: a lane index must be a constant from -1 to %lld",
+                (long long)(2 * a->len - 1));
+      return new_int(0, ty_int, pos);
+    }
+  }
+  if (lanes & (lanes - 1) || lanes > 128) {
+    perror_at(p, pos, "__builtin_shufflevector: the lane count must be a power of two");
+    return new_int(0, ty_int, pos);
+  }
+  return builtin_node((CBuiltin)BI_VEC_SHUFFLEVECTOR, type_vector(a->base, lanes), args, pos);
+}
+
 static CExpr *convertvector(Parser *p, CPos pos) {
   expect(p, "(");
   CExpr *v = rvalue(p, parse_assign(p));
@@ -264,6 +290,11 @@ CExpr *vector_builtin_call(Parser *p, const char *name, CPos pos) {
   if (!strcmp(name, "__builtin_convertvector")) {
     vector_note_use();
     return convertvector(p, pos);
+  }
+  if (!strcmp(name, "__builtin_shufflevector")) {
+    vector_note_use();
+    expect(p, "(");
+    return shufflevector(p, parse_call_args(p), pos);
   }
   if (!strcmp(name, "__builtin_shuffle")) {
     vector_note_use();

@@ -15,6 +15,7 @@ enum {
   BI_VEC_CONVERT,      /* __builtin_convertvector(v, T): lane by lane */
   BI_VEC_IA32,         /* __builtin_ia32_*: ->ival indexes the table of vector_ia32.c */
   BI_VEC_IA32_UNKNOWN, /* an __builtin_ia32_* kitcc lacks: an error if it is ever lowered (->str names it) */
+  BI_VEC_SHUFFLEVECTOR, /* clang's __builtin_shufflevector(a, b, i...): constant lanes (-1: any) */
 };
 
 static inline bool vector_type(CType *t) { return t && type_unqual(t)->kind == TY_VECTOR; }

@@ -76,6 +76,9 @@ int main(void) {
   p4("garr", garr[0] + garr[1]);
   v4su big = {0xffffffffu, 0x80000000u, 7, 0};
   printf("unsigned: %u %u %u %u\n", (big / 3)[0], (big >> 31)[1], (big % 4)[2], (big > 5)[3] + 2u);
+  v8si wide = __builtin_shufflevector(a, b, 7, 6, 5, 4, 3, 2, 1, 0); /* gcc 12 and clang */
+  v2si narrow = __builtin_shufflevector(a, a, 3, 1);
+  printf("shufflevector: %d %d %d %d | %d %d\n", wide[0], wide[3], wide[4], wide[7], narrow[0], narrow[1]);
   v8si w8 = {1, -2, 3, -4, 5, -6, 7, -8};
   w8 = w8 * w8 + w8;
   printf("v8si: %d %d %d %d\n", w8[0], w8[1], w8[6], w8[7]);
