@@ -107,7 +107,8 @@ static void parse_one_attr(Parser *p, Attrs *a) {
                     : (!strcmp(m, "DI") || !strcmp(m, "word") || !strcmp(m, "pointer")) ? 8
                     : !strcmp(m, "TI") ? 16 : 0;
   } else if (!strcmp(n, "vector_size") && args) {
-    a->vector_size = (int)parse_const_int(p);
+    int64_t n = parse_const_int(p);
+    a->vector_size = n > 0 && n <= INT32_MAX ? (int)n : -1; /* -1: a size no vector has (an error where applied) */
   } else if (!strcmp(n, "transparent_union")) {
     a->transparent_union = true;
   } else if (!strcmp(n, "deprecated")) {

@@ -56,7 +56,11 @@ CType *vector_apply_size(Parser *p, CType *t, int64_t bytes, CPos pos) {
     return t;
   }
   int64_t lanes = bytes / e->size;
-  if (bytes <= 0 || bytes % e->size || (lanes & (lanes - 1))) {
+  if (bytes <= 0) {
+    perror_at(p, pos, "vector size must be a positive integer constant");
+    return t;
+  }
+  if (bytes % e->size || (lanes & (lanes - 1))) {
     perror_at(p, pos, "vector size %lld is not a power-of-two multiple of the element size", (long long)bytes);
     return t;
   }
