@@ -209,7 +209,8 @@ KitCgVal lower_vector_expr(Lower *L, CExpr *e) {
   }
   case BI_VEC_IA32: return lower_vector_ia32(L, e);
   default:
-    c_error(L->diag, e->pos, "unsupported builtin '%s'", e->str ? e->str : "?");
+    c_error(L->diag, e->pos, "unsupported builtin '%s' (kitcc maps the SSE and SSE2 __builtin_ia32_* only)",
+            e->str ? e->str : "?");
     return zero_of(L, e->type);
   }
 }
