@@ -145,8 +145,9 @@ KitCgVal kit_cg_unop(KitCgBuilder *b, KitCgOp op, KitCgVal x) {
 
 KitCgVal kit_cg_cmp(KitCgBuilder *b, KitCgPred p, KitCgVal x, KitCgVal y) {
   KitCgVal a[2] = {x, y};
-  KitCgOp op = kit_cg_type_is_float(kit_cg_val_type(b->f, x)) ? KIT_CG_OP_FCMP : KIT_CG_OP_ICMP;
-  KitCgInst *in = kit_cg_emit(b, op, KIT_CG_I1, a, 2);
+  KitCgType t = kit_cg_val_type(b->f, x); /* a vector compare gives lanes of -1/0 */
+  KitCgOp op = kit_cg_type_is_float(kit_cg_type_elem(t)) ? KIT_CG_OP_FCMP : KIT_CG_OP_ICMP;
+  KitCgInst *in = kit_cg_emit(b, op, kit_cg_type_is_vec(t) ? kit_cg_vec_int(t) : KIT_CG_I1, a, 2);
   in->pred = (uint8_t)p;
   return in->id;
 }

@@ -27,9 +27,45 @@ static const char *const type_names[KIT_CG_NTYPES] = {"void", "i1",  "i8",  "i16
 static const unsigned type_sizes[KIT_CG_NTYPES] = {0, 1, 1, 2, 4, 8, 16, 4, 8, 16, 8};
 static const unsigned type_bits[KIT_CG_NTYPES] = {0, 1, 8, 16, 32, 64, 128, 32, 64, 80, 64};
 
-const char *kit_cg_type_name(KitCgType t) { return (unsigned)t < KIT_CG_NTYPES ? type_names[t] : "?"; }
-unsigned kit_cg_type_size(KitCgType t) { return (unsigned)t < KIT_CG_NTYPES ? type_sizes[t] : 0; }
-unsigned kit_cg_type_bits(KitCgType t) { return (unsigned)t < KIT_CG_NTYPES ? type_bits[t] : 0; }
+#define VEC_NAMES(e) {"v1" e, "v2" e, "v4" e, "v8" e, "v16" e, "v32" e, "v64" e, "v128" e}
+static const char *const vec_names[KIT_CG_NTYPES][8] = {
+    [KIT_CG_I8] = VEC_NAMES("i8"),   [KIT_CG_I16] = VEC_NAMES("i16"), [KIT_CG_I32] = VEC_NAMES("i32"),
+    [KIT_CG_I64] = VEC_NAMES("i64"), [KIT_CG_F32] = VEC_NAMES("f32"), [KIT_CG_F64] = VEC_NAMES("f64")};
+#undef VEC_NAMES
+
+static bool vec_elem_ok(KitCgType e) { return (e >= KIT_CG_I8 && e <= KIT_CG_I64) || e == KIT_CG_F32 || e == KIT_CG_F64; }
+
+bool kit_cg_type_valid(KitCgType t) {
+  if (kit_cg_type_is_vec(t)) return vec_elem_ok(kit_cg_type_elem(t));
+  return t > KIT_CG_VOID && t < KIT_CG_NTYPES;
+}
+
+KitCgType kit_cg_vec_type(KitCgType elem, unsigned lanes) {
+  if (!vec_elem_ok(elem) || lanes == 0 || lanes > 128 || (lanes & (lanes - 1))) return KIT_CG_VOID;
+  unsigned lg = 0;
+  while ((1u << lg) < lanes) lg++;
+  return (KitCgType)(KIT_CG_VEC | lg << 4 | elem);
+}
+
+KitCgType kit_cg_vec_int(KitCgType t) {
+  KitCgType e = kit_cg_type_elem(t);
+  if (e == KIT_CG_F32) e = KIT_CG_I32;
+  if (e == KIT_CG_F64) e = KIT_CG_I64;
+  return kit_cg_vec_type(e, kit_cg_type_lanes(t));
+}
+
+const char *kit_cg_type_name(KitCgType t) {
+  if (kit_cg_type_is_vec(t)) return kit_cg_type_valid(t) ? vec_names[kit_cg_type_elem(t)][(t >> 4) & 7] : "?";
+  return (unsigned)t < KIT_CG_NTYPES ? type_names[t] : "?";
+}
+unsigned kit_cg_type_size(KitCgType t) {
+  if (kit_cg_type_is_vec(t)) return kit_cg_type_valid(t) ? kit_cg_type_lanes(t) * type_sizes[kit_cg_type_elem(t)] : 0;
+  return (unsigned)t < KIT_CG_NTYPES ? type_sizes[t] : 0;
+}
+unsigned kit_cg_type_bits(KitCgType t) {
+  if (kit_cg_type_is_vec(t)) return kit_cg_type_valid(t) ? kit_cg_type_lanes(t) * type_bits[kit_cg_type_elem(t)] : 0;
+  return (unsigned)t < KIT_CG_NTYPES ? type_bits[t] : 0;
+}
 
 static const char *const pred_names[KIT_CG_NPREDS] = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", "oeq", "one",

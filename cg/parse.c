@@ -290,7 +290,8 @@ static KitCgSym get_sym(P *p) {
 static int type_of_word(const P *p) {
   const KitCgTok *t = cur(p);
   if (t->kind != KIT_CG_TK_IDENT) return -1;
-  for (int k = 0; k < KIT_CG_NTYPES; k++) {
+  for (int k = 0; k <= KIT_CG_VEC_MAX; k++) {
+    if (k >= KIT_CG_NTYPES && !kit_cg_type_valid((KitCgType)k)) continue;
     const char *n = kit_cg_type_name((KitCgType)k);
     if (strlen(n) == t->len && !memcmp(n, p->src + t->pos, t->len)) return k;
   }
@@ -977,7 +978,7 @@ static void parse_inst(P *p, KitCgBlkId b) {
     parse_vals(p, &nargs, 2);
     claim_type(p, p->args[0], ot, tt);
     claim_type(p, p->args[1], ot, tt);
-    type = KIT_CG_I1;
+    type = kit_cg_type_is_vec(ot) ? kit_cg_vec_int(ot) : KIT_CG_I1;
     break;
   }
   case KIT_CG_OP_SADDO: case KIT_CG_OP_UADDO: case KIT_CG_OP_SSUBO:
@@ -1103,6 +1104,18 @@ static void parse_inst(P *p, KitCgBlkId b) {
       push_blk(p, &nblks, get_blk(p));
     }
     p->i++;
+    break;
+  case KIT_CG_OP_SHUFFLE:
+    type = (uint8_t)get_type(p, false);
+    parse_vals(p, &nargs, 2);
+    expect_punct(p, '[');
+    while (!is_punct(p, ']')) {
+      if (ncases) expect_punct(p, ',');
+      p->cases = xgrow(p, p->cases, &p->cases_cap, ncases + 1, sizeof *p->cases);
+      p->cases[ncases++] = get_i64(p);
+    }
+    p->i++;
+    if (ncases != kit_cg_type_lanes((KitCgType)type)) perr_at(p, start, "shuffle lists %zu lanes for %s", ncases, kit_cg_type_name((KitCgType)type));
     break;
   case KIT_CG_OP_UNREACHABLE:
   case KIT_CG_OP_TRAP: break;

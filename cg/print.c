@@ -417,6 +417,12 @@ static void pinst(const KitCgModule *m, const KitCgFunc *f, const KitCgInst *in,
     pargs(in, 0, out);
     break;
   }
+  if (op == KIT_CG_OP_SHUFFLE) {
+    fputs(" [", out);
+    for (unsigned i = 0; in->cases && i < kit_cg_type_lanes((KitCgType)in->type); i++)
+      fprintf(out, "%s%" PRId64, i ? ", " : "", in->cases[i]);
+    fputc(']', out);
+  }
   if (op == KIT_CG_OP_BR) fprintf(out, " b%" PRIu32, blk(in, 0));
   if (op == KIT_CG_OP_CONDBR) fprintf(out, ", b%" PRIu32 ", b%" PRIu32, blk(in, 0), blk(in, 1));
   if (op == KIT_CG_OP_ALOAD || op == KIT_CG_OP_ASTORE || op == KIT_CG_OP_ARMW || op == KIT_CG_OP_ACMPXCHG ||

@@ -89,7 +89,7 @@ static void prob(V *v, const char *fmt, ...) {
 
 static bool pow2_or_0(uint64_t a) { return (a & (a - 1)) == 0; }
 
-static bool valid_type(unsigned t) { return t > KIT_CG_VOID && t < KIT_CG_NTYPES; }
+static bool valid_type(unsigned t) { return t <= KIT_CG_VEC_MAX && kit_cg_type_valid((KitCgType)t); }
 
 /* ---- module level ------------------------------------------------------------- */
 
@@ -316,10 +316,64 @@ static void want_result(V *v, bool ok, const char *what) {
 
 static bool intlike(int t) { return t >= 0 && (kit_cg_type_is_int((KitCgType)t) || t == KIT_CG_PTR); }
 
+/* splat, extract, insert, shuffle (see cg_ops.def) */
+static void check_vector_op(V *v, const int *ty) {
+  const KitCgInst *in = v->in;
+  KitCgType t = (KitCgType)in->type;
+  bool tv = kit_cg_type_is_vec(t);
+  switch (in->op) {
+  case KIT_CG_OP_SPLAT:
+    want_result(v, tv, "a vector");
+    if (tv) want(v, 0, ty[0], kit_cg_type_elem(t));
+    break;
+  case KIT_CG_OP_EXTRACT:
+    if (ty[0] >= 0 && !kit_cg_type_is_vec((KitCgType)ty[0])) prob(v, "extract from %s, not a vector", tn(ty[0]));
+    else if (ty[0] >= 0) want_result(v, t == kit_cg_type_elem((KitCgType)ty[0]), "the vector's element type");
+    want_int(v, 1, ty[1]);
+    break;
+  case KIT_CG_OP_INSERT:
+    want_result(v, tv, "a vector");
+    want(v, 0, ty[0], t);
+    if (tv) want(v, 1, ty[1], kit_cg_type_elem(t));
+    want_int(v, 2, ty[2]);
+    break;
+  default: /* SHUFFLE */
+    want_result(v, tv, "a vector");
+    if (ty[0] >= 0 && (!kit_cg_type_is_vec((KitCgType)ty[0]) || kit_cg_type_elem((KitCgType)ty[0]) != kit_cg_type_elem(t)))
+      prob(v, "shuffle of %s into %s", tn(ty[0]), tn(t));
+    want(v, 1, ty[1], ty[0]);
+    if (!in->cases) {
+      prob(v, "shuffle without a lane list");
+      break;
+    }
+    for (unsigned i = 0; tv && ty[0] >= 0 && i < kit_cg_type_lanes(t); i++)
+      if (in->cases[i] < 0 || in->cases[i] >= 2 * (int64_t)kit_cg_type_lanes((KitCgType)ty[0])) {
+        prob(v, "shuffle lane %u takes lane %lld of two %s", i, (long long)in->cases[i], tn(ty[0]));
+        break;
+      }
+    break;
+  }
+}
+
 static void check_conv(V *v, int s) {
   const KitCgInst *in = v->in;
   int t = in->type;
   if (s < 0) return;
+  if (in->op == KIT_CG_OP_BITCAST && (kit_cg_type_is_vec((KitCgType)s) || kit_cg_type_is_vec((KitCgType)t))) {
+    if (kit_cg_type_bits((KitCgType)s) != kit_cg_type_bits((KitCgType)t) || s == KIT_CG_PTR || t == KIT_CG_PTR ||
+        s == KIT_CG_F80 || t == KIT_CG_F80)
+      prob(v, "cannot convert %s to %s (bitcast keeps the width)", tn(s), tn(t));
+    return;
+  }
+  if (kit_cg_type_is_vec((KitCgType)s) || kit_cg_type_is_vec((KitCgType)t)) {
+    if (kit_cg_type_lanes((KitCgType)s) != kit_cg_type_lanes((KitCgType)t) || !kit_cg_type_is_vec((KitCgType)s) ||
+        !kit_cg_type_is_vec((KitCgType)t)) {
+      prob(v, "cannot convert %s to %s (lane by lane: same lane count)", tn(s), tn(t));
+      return;
+    }
+    s = kit_cg_type_elem((KitCgType)s); /* the lanes follow the scalar rules below */
+    t = kit_cg_type_elem((KitCgType)t);
+  }
   unsigned sb = kit_cg_type_bits((KitCgType)s), tb = kit_cg_type_bits((KitCgType)t);
   bool si = kit_cg_type_is_int((KitCgType)s), ti = kit_cg_type_is_int((KitCgType)t);
   bool sf = kit_cg_type_is_float((KitCgType)s), tf = kit_cg_type_is_float((KitCgType)t);
@@ -547,14 +601,14 @@ static void check_inst(V *v) {
   if ((oi->flags & KIT_CGO_BIN) || op == KIT_CG_OP_FCOPYSIGN || op == KIT_CG_OP_FMA ||
       ((oi->flags & (KIT_CGO_INT | KIT_CGO_FLT)) && oi->nargs == 1 && !(oi->flags & KIT_CGO_CMP))) {
     bool isf = oi->flags & KIT_CGO_FLT;
-    want_result(v, isf ? kit_cg_type_is_float((KitCgType)T) : kit_cg_type_is_int((KitCgType)T),
-                isf ? "a float" : "an integer");
+    KitCgType e = kit_cg_type_elem((KitCgType)T);
+    want_result(v, isf ? kit_cg_type_is_float(e) : kit_cg_type_is_int(e), isf ? "a float" : "an integer");
     for (uint32_t k = 0; k < in->nargs; k++)
       if (ty[k] >= 0 && ty[k] != T) {
         prob(v, "operand types differ (%s vs %s)", tn(T), tn(ty[k]));
         break;
       }
-    if (op == KIT_CG_OP_BSWAP && (kit_cg_type_bits((KitCgType)T) % 16 || T == KIT_CG_VOID))
+    if (op == KIT_CG_OP_BSWAP && (kit_cg_type_bits(e) % 16 || T == KIT_CG_VOID))
       prob(v, "bswap needs i16, i32, i64 or i128, not %s", tn(T));
   } else if (oi->flags & KIT_CGO_CONV) {
     if (!valid_type((unsigned)T)) want_result(v, false, "a value type");
@@ -562,7 +616,7 @@ static void check_inst(V *v) {
   } else {
     switch (op) {
     case KIT_CG_OP_CONST:
-      want_result(v, valid_type((unsigned)T), "a value type");
+      want_result(v, valid_type((unsigned)T) && !kit_cg_type_is_vec((KitCgType)T), "a scalar type");
       if (kit_cg_type_is_int((KitCgType)T) && T != KIT_CG_I128 && T != KIT_CG_I64 &&
           (in->imm >> kit_cg_type_bits((KitCgType)T)))
         prob(v, "constant 0x%llx does not fit %s", (unsigned long long)in->imm, tn(T));
@@ -591,7 +645,13 @@ static void check_inst(V *v) {
     case KIT_CG_OP_ICMP:
     case KIT_CG_OP_FCMP: {
       bool isf = op == KIT_CG_OP_FCMP;
-      want_result(v, T == KIT_CG_I1, "i1");
+      if (ty[0] >= 0 && kit_cg_type_is_vec((KitCgType)ty[0])) {
+        want_result(v, T == (int)kit_cg_vec_int((KitCgType)ty[0]), "the integer vector of the operands' shape");
+        ty[0] = kit_cg_type_elem((KitCgType)ty[0]);
+        ty[1] = ty[1] >= 0 ? (int)kit_cg_type_elem((KitCgType)ty[1]) : ty[1];
+      } else {
+        want_result(v, T == KIT_CG_I1, "i1");
+      }
       if (isf ? (in->pred < KIT_CG_FOEQ || in->pred > KIT_CG_FUNO) : in->pred > KIT_CG_UGE)
         prob(v, "predicate %u is not a%s predicate", in->pred, isf ? " float" : "n integer");
       if (ty[0] >= 0 && ty[1] >= 0 && ty[0] != ty[1]) prob(v, "operand types differ (%s vs %s)", tn(ty[0]), tn(ty[1]));
@@ -599,6 +659,9 @@ static void check_inst(V *v) {
       else if (ty[0] >= 0 && !intlike(ty[0])) prob(v, "icmp on %s, expected an integer or ptr", tn(ty[0]));
       break;
     }
+    case KIT_CG_OP_SPLAT: case KIT_CG_OP_EXTRACT: case KIT_CG_OP_INSERT: case KIT_CG_OP_SHUFFLE:
+      check_vector_op(v, ty);
+      break;
     case KIT_CG_OP_SELECT:
       want_result(v, valid_type((unsigned)T), "a value type");
       want(v, 0, ty[0], KIT_CG_I1);
@@ -739,7 +802,7 @@ static bool collect_defs(V *v) {
       v->b = b, v->i = i, v->in = in;
       if (in->op >= KIT_CG_NOPS) continue;
       bool res = kit_cg_op_info[in->op].flags & KIT_CGO_RES;
-      if (in->type >= KIT_CG_NTYPES) prob(v, "bad result type %u", in->type);
+      if (in->type != KIT_CG_VOID && !valid_type(in->type)) prob(v, "bad result type %u", in->type);
       if (!res && (in->id || in->type != KIT_CG_VOID)) prob(v, "this op produces no value");
       if (res && in->type != KIT_CG_VOID && !in->id) prob(v, "result of type %s has no value id", tn(in->type));
       if (res && in->type == KIT_CG_VOID && in->id) prob(v, "value %%%u has type void", in->id);
@@ -969,7 +1032,7 @@ static void check_func(V *v, const KitCgFunc *f) {
     else if ((f->params[k].attrs & (KIT_CG_PA_BYVAL | KIT_CG_PA_SRET)) && f->params[k].type != KIT_CG_PTR)
       funcprob(v, "parameter %u is byval or sret but %s, not ptr", k, tn(f->params[k].type));
   }
-  if (f->ret[0] >= KIT_CG_NTYPES || f->ret[1] >= KIT_CG_NTYPES || (f->ret[1] && !f->ret[0]))
+  if ((f->ret[0] && !valid_type(f->ret[0])) || (f->ret[1] && !valid_type(f->ret[1])) || (f->ret[1] && !f->ret[0]))
     funcprob(v, "bad return types %u, %u", f->ret[0], f->ret[1]);
   if (f->loc.file >= m->nstrs) funcprob(v, "location file string out of range");
   if (!f->nblocks) return;

@@ -229,8 +229,8 @@ static uint64_t smin_of(unsigned bits) { return bits >= 64 ? (uint64_t)1 << 63 :
 
 /* x / 0.0 (opt-in: float-divide-by-zero) */
 static KitCgVal check_fdiv(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
-  if (!on(U, KIT_SAN_FLOAT_DIVIDE_BY_ZERO)) return 0;
   KitCgType t = (KitCgType)in->type;
+  if (!on(U, KIT_SAN_FLOAT_DIVIDE_BY_ZERO) || kit_cg_type_is_vec(t)) return 0;
   KitCgVal zero = t == KIT_CG_F80 ? kit_cg_f80const(&U->b, 0.0L) : kit_cg_fconst(&U->b, t, 0.0);
   KitCgInst *c = emit(U, KIT_CG_OP_FCMP, KIT_CG_I1, in->args[1], zero);
   c->pred = KIT_CG_FOEQ;

@@ -541,6 +541,8 @@ static int decode_inst(Dec *D, uint32_t blk, const KitCgBlock *bb, uint32_t *pi)
 static bool check_body(Dec *D) {
   KitCgFunc *f = D->f;
   KitCgModule *m = D->ip->m;
+  for (uint32_t v = 1; v < f->nvals; v++) /* docs/cg.md "Vectors": only the LLVM lowering runs them */
+    if (kit_cg_type_is_vec((KitCgType)f->vtype[v])) return D->err = "vector values are not interpreted (the LLVM JIT runs them)", false;
   for (uint32_t b = 0; b < f->nblocks; b++) {
     const KitCgBlock *bb = &f->blocks[b];
     if (!bb->ninsts || !(kit_cg_op_info[bb->insts[bb->ninsts - 1].op].flags & KIT_CGO_TERM))

@@ -21,6 +21,8 @@ void kit_llvm__error(KitLower *l, const char *fmt, ...) {
 }
 
 LLVMTypeRef kit_llvm__type(KitLower *l, KitCgType t) {
+  if (kit_cg_type_is_vec(t) && kit_cg_type_valid(t))
+    return LLVMVectorType(l->tys[kit_cg_type_elem(t)], kit_cg_type_lanes(t));
   if ((unsigned)t >= KIT_CG_NTYPES) {
     kit_llvm__error(l, "bad type %u", (unsigned)t);
     return l->i8;

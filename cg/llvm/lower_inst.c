@@ -30,6 +30,13 @@ static LLVMValueRef intrin2(KitLower *l, const char *name, LLVMValueRef x, LLVMV
   return kit_llvm__intrinsic(l, name, &t, 1, a, 2);
 }
 
+/* a constant vector of lanes copies of c */
+static LLVMValueRef splat(LLVMValueRef c, unsigned lanes) {
+  LLVMValueRef v[128];
+  for (unsigned i = 0; i < lanes && i < 128; i++) v[i] = c;
+  return LLVMConstVector(v, lanes);
+}
+
 static LLVMValueRef constant(KitLower *l, const KitCgInst *in) {
   LLVMTypeRef t = kit_llvm__type(l, in->type);
   switch (in->type) {
@@ -53,8 +60,10 @@ static LLVMValueRef constant(KitLower *l, const KitCgInst *in) {
 static LLVMValueRef shift(KitLower *l, const KitCgInst *in, LLVMValueRef x, LLVMValueRef y) {
   /* CG takes the amount modulo the width unless the frontend knows it is in range */
   if (!(in->flags & KIT_CG_F_SHIFT_INRANGE)) {
-    unsigned w = kit_cg_type_bits(in->type);
-    y = LLVMBuildAnd(l->b, y, LLVMConstInt(LLVMTypeOf(y), w - 1, 0), "");
+    KitCgType e = kit_cg_type_elem((KitCgType)in->type);
+    LLVMValueRef mask = LLVMConstInt(kit_llvm__type(l, e), kit_cg_type_bits(e) - 1, 0);
+    if (kit_cg_type_is_vec((KitCgType)in->type)) mask = splat(mask, kit_cg_type_lanes((KitCgType)in->type));
+    y = LLVMBuildAnd(l->b, y, mask, "");
   }
   switch (in->op) {
   case KIT_CG_OP_SHL: return LLVMBuildShl(l->b, x, y, "");
@@ -107,7 +116,7 @@ static LLVMValueRef binop(KitLower *l, const KitCgInst *in, LLVMValueRef x, LLVM
 
 static LLVMValueRef unop(KitLower *l, const KitCgInst *in, LLVMValueRef x) {
   LLVMBuilderRef b = l->b;
-  unsigned bits = kit_cg_type_bits(in->type);
+  unsigned bits = kit_cg_type_bits(kit_cg_type_elem((KitCgType)in->type));
   switch (in->op) {
   case KIT_CG_OP_NEG: return in->flags & KIT_CG_F_NSW ? LLVMBuildNSWNeg(b, x, "") : LLVMBuildNeg(b, x, "");
   case KIT_CG_OP_NOT: return LLVMBuildNot(b, x, "");
@@ -460,6 +469,17 @@ static void set_loc(KitLower *l, const KitCgInst *in) {
 }
 
 static bool conv_ok(KitCgOp op, KitCgType from, KitCgType to) {
+  if (kit_cg_type_is_vec(from) || kit_cg_type_is_vec(to)) {
+    /* lane by lane between equal lane counts; a bitcast between any two types of one size */
+    if (op == KIT_CG_OP_BITCAST)
+      return kit_cg_type_valid(from) && kit_cg_type_valid(to) && kit_cg_type_bits(from) == kit_cg_type_bits(to) &&
+             from != KIT_CG_F80 && to != KIT_CG_F80 && from != KIT_CG_PTR && to != KIT_CG_PTR;
+    if (kit_cg_type_lanes(from) != kit_cg_type_lanes(to) || !kit_cg_type_is_vec(from) || !kit_cg_type_is_vec(to) ||
+        op == KIT_CG_OP_PTRTOINT || op == KIT_CG_OP_INTTOPTR)
+      return false;
+    from = kit_cg_type_elem(from);
+    to = kit_cg_type_elem(to);
+  }
   bool fi = kit_cg_type_is_int(from), ti = kit_cg_type_is_int(to);
   bool ff = kit_cg_type_is_float(from), tf = kit_cg_type_is_float(to);
   unsigned fb = kit_cg_type_bits(from), tb = kit_cg_type_bits(to);
@@ -489,6 +509,39 @@ static int ptr_operand(KitCgOp op) {
   }
 }
 
+/* the vector ops' operand rules, and which other ops take vectors (NULL: fine) */
+static const char *vector_why(KitLower *l, const KitCgInst *in) {
+  KitCgFunc *f = l->f;
+#define TY(i) ((KitCgType)f->vtype[in->args[i]])
+  KitCgType t = (KitCgType)in->type;
+  switch (in->op) {
+  case KIT_CG_OP_SPLAT: return kit_cg_type_is_vec(t) && kit_cg_type_elem(t) == TY(0) ? NULL : "lane type differs";
+  case KIT_CG_OP_EXTRACT:
+    if (!kit_cg_type_is_vec(TY(0)) || kit_cg_type_elem(TY(0)) != t) return "lane type differs";
+    return kit_cg_type_is_int(TY(1)) ? NULL : "index is not an integer";
+  case KIT_CG_OP_INSERT:
+    if (!kit_cg_type_is_vec(t) || TY(0) != t || kit_cg_type_elem(t) != TY(1)) return "lane type differs";
+    return kit_cg_type_is_int(TY(2)) ? NULL : "index is not an integer";
+  case KIT_CG_OP_SHUFFLE:
+    if (!kit_cg_type_is_vec(TY(0)) || TY(0) != TY(1) || kit_cg_type_elem(t) != kit_cg_type_elem(TY(0)) ||
+        !kit_cg_type_is_vec(t) || !in->cases)
+      return "operand types differ";
+    for (unsigned i = 0; i < kit_cg_type_lanes(t); i++)
+      if (in->cases[i] < 0 || in->cases[i] >= 2 * (int64_t)kit_cg_type_lanes(TY(0))) return "lane index out of range";
+    return NULL;
+  case KIT_CG_OP_ICMP: case KIT_CG_OP_FCMP:
+    return kit_cg_type_is_vec(TY(0)) && t != kit_cg_vec_int(TY(0)) ? "vector compare of the wrong type" : NULL;
+  case KIT_CG_OP_SADDO: case KIT_CG_OP_UADDO: case KIT_CG_OP_SSUBO: case KIT_CG_OP_USUBO: case KIT_CG_OP_SMULO:
+  case KIT_CG_OP_UMULO: case KIT_CG_OP_ARMW: case KIT_CG_OP_ACMPXCHG: case KIT_CG_OP_ALOAD: case KIT_CG_OP_ASTORE:
+  case KIT_CG_OP_VAARG: case KIT_CG_OP_SWITCH: case KIT_CG_OP_CONDBR:
+    for (uint32_t i = 0; i < in->nargs; i++)
+      if (kit_cg_type_is_vec(TY(i))) return "vector operand";
+    return kit_cg_type_is_vec(t) ? "vector result" : NULL;
+  default: return NULL;
+  }
+#undef TY
+}
+
 /* LLVM's builder folds constants before its verifier runs and crashes on
  * ill-typed operands: refuse those with a message instead */
 static bool operands_ok(KitLower *l, const KitCgInst *in) {
@@ -504,9 +557,11 @@ static bool operands_ok(KitLower *l, const KitCgInst *in) {
   const char *why = NULL;
   if (in->op == KIT_CG_OP_CALLI && in->nargs == 0) why = "no callee";
   else if ((flags & (KIT_CGO_INT | KIT_CGO_FLT)) && in->nargs && in->op != KIT_CG_OP_ICMP &&
-           ((flags & KIT_CGO_INT) ? !kit_cg_type_is_int(TY(0)) : !kit_cg_type_is_float(TY(0))))
+           ((flags & KIT_CGO_INT) ? !kit_cg_type_is_int(kit_cg_type_elem(TY(0)))
+                                  : !kit_cg_type_is_float(kit_cg_type_elem(TY(0)))))
     why = "operand of the wrong kind";
-  else if (in->op == KIT_CG_OP_ICMP && !kit_cg_type_is_int(TY(0)) && TY(0) != KIT_CG_PTR)
+  else if ((why = vector_why(l, in)) != NULL) {
+  } else if (in->op == KIT_CG_OP_ICMP && !kit_cg_type_is_int(kit_cg_type_elem(TY(0))) && TY(0) != KIT_CG_PTR)
     why = "operand of the wrong kind";
   else if ((flags & (KIT_CGO_BIN | KIT_CGO_CMP)) && in->nargs >= 2 && TY(0) != TY(1)) why = "operand types differ";
   else if (in->op == KIT_CG_OP_FCOPYSIGN && TY(0) != TY(1)) why = "operand types differ";
@@ -537,6 +592,26 @@ static bool operands_ok(KitLower *l, const KitCgInst *in) {
 #undef TY
   if (why) kit_llvm__error(l, "@%s: %s: %s", kit_cg_func_name(l->m, f), kit_cg_op_info[in->op].name, why);
   return !why;
+}
+
+static LLVMValueRef vector_op(KitLower *l, const KitCgInst *in) {
+  LLVMBuilderRef b = l->b;
+  KitCgType t = (KitCgType)in->type;
+  switch (in->op) {
+  case KIT_CG_OP_SPLAT: {
+    LLVMValueRef v = LLVMBuildInsertElement(b, LLVMGetUndef(kit_llvm__type(l, t)), val(l, in->args[0]), ci32(l, 0), "");
+    return LLVMBuildShuffleVector(b, v, LLVMGetUndef(LLVMTypeOf(v)), splat(ci32(l, 0), kit_cg_type_lanes(t)), "");
+  }
+  case KIT_CG_OP_EXTRACT: return LLVMBuildExtractElement(b, val(l, in->args[0]), val(l, in->args[1]), "");
+  case KIT_CG_OP_INSERT:
+    return LLVMBuildInsertElement(b, val(l, in->args[0]), val(l, in->args[1]), val(l, in->args[2]), "");
+  default: {
+    LLVMValueRef mask[128];
+    unsigned n = kit_cg_type_lanes(t);
+    for (unsigned i = 0; i < n; i++) mask[i] = ci32(l, (uint64_t)in->cases[i]);
+    return LLVMBuildShuffleVector(b, val(l, in->args[0]), val(l, in->args[1]), LLVMConstVector(mask, n), "");
+  }
+  }
 }
 
 static void lower_inst(KitLower *l, const KitCgInst *in) {
@@ -592,8 +667,15 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       r = kit_llvm__intrinsic(l, "llvm.fma", &t, 1, a, 3);
       break;
     }
-    case KIT_CG_OP_ICMP: r = LLVMBuildICmp(b, ipred(in->pred), val(l, in->args[0]), val(l, in->args[1]), ""); break;
-    case KIT_CG_OP_FCMP: r = LLVMBuildFCmp(b, fpred(in->pred), val(l, in->args[0]), val(l, in->args[1]), ""); break;
+    case KIT_CG_OP_ICMP:
+    case KIT_CG_OP_FCMP:
+      r = in->op == KIT_CG_OP_ICMP ? LLVMBuildICmp(b, ipred(in->pred), val(l, in->args[0]), val(l, in->args[1]), "")
+                                   : LLVMBuildFCmp(b, fpred(in->pred), val(l, in->args[0]), val(l, in->args[1]), "");
+      if (kit_cg_type_is_vec((KitCgType)in->type)) r = LLVMBuildSExt(b, r, kit_llvm__type(l, in->type), ""); /* lanes -1/0 */
+      break;
+    case KIT_CG_OP_SPLAT: case KIT_CG_OP_EXTRACT: case KIT_CG_OP_INSERT: case KIT_CG_OP_SHUFFLE:
+      r = vector_op(l, in);
+      break;
     case KIT_CG_OP_SELECT: r = LLVMBuildSelect(b, val(l, in->args[0]), val(l, in->args[1]), val(l, in->args[2]), ""); break;
     case KIT_CG_OP_LOAD:
       r = LLVMBuildLoad2(b, kit_llvm__type(l, in->type), val(l, in->args[0]), "");

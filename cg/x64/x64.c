@@ -1184,7 +1184,7 @@ static const char *check(const KitCgModule *m, const KitCgFunc *f) {
       return "a parameter type";
   if (!int_type((KitCgType)f->ret[0]) || f->ret[1] != KIT_CG_VOID) return "the result type";
   for (uint32_t v = 1; v < f->nvals; v++)
-    if (!int_type((KitCgType)f->vtype[v]) && f->vtype[v] != KIT_CG_VOID) return "a value type (float or i128)";
+    if (!int_type((KitCgType)f->vtype[v]) && f->vtype[v] != KIT_CG_VOID) return "a value type (float, i128 or vector)";
   for (uint32_t bi = 0; bi < f->nblocks; bi++) {
     const KitCgBlock *bl = &f->blocks[bi];
     for (uint32_t i = 0; i < bl->ninsts; i++) {

@@ -4,9 +4,13 @@
  * still goes to memory, so kitcc and gcc objects call each other. */
 #include "lower.h"
 
-typedef enum Cls { C_NONE, C_INT, C_SSE, C_X87, C_MEM } Cls;
+#include "lower_expr.h"
+
+typedef enum Cls { C_NONE, C_INT, C_SSE, C_X87, C_MEM, C_SSEUP } Cls; /* SSEUP: a 16-byte vector's upper half */
 
 static Cls merge(Cls a, Cls b) {
+  if (a == C_SSEUP) a = C_SSE;
+  if (b == C_SSEUP) b = C_SSE;
   if (a == b) return a;
   if (a == C_NONE) return b;
   if (b == C_NONE) return a;
@@ -43,6 +47,17 @@ static void classify(const CType *t, int64_t off, Cls cls[2]) {
   case TY_LDOUBLE:
     cls[off / 8 > 1 ? 1 : off / 8] = merge(cls[off / 8 > 1 ? 1 : off / 8], C_X87);
     return;
+  case TY_VECTOR: /* gcc: SSE (a 16-byte one SSE + SSEUP), under 8 bytes INTEGER, over 16 MEMORY */
+    if (t->size > 16 || off % (t->size < 8 ? t->size : 8)) {
+      cls[0] = cls[1] = C_MEM;
+    } else if (t->size == 16) {
+      cls[0] = merge(cls[0], C_SSE);
+      cls[1] = cls[1] == C_NONE ? C_SSEUP : merge(cls[1], C_SSE);
+    } else {
+      int i = off / 8 > 1 ? 1 : (int)(off / 8);
+      cls[i] = merge(cls[i], t->size == 8 ? C_SSE : C_INT);
+    }
+    return;
   case TY_INT128:
   case TY_UINT128:
     cls[0] = merge(cls[0], C_INT);
@@ -75,6 +90,7 @@ KitCgType abi_cg_type(const CType *t) {
   case TY_DOUBLE: return KIT_CG_F64;
   case TY_LDOUBLE: return KIT_CG_F80;
   case TY_PTR: case TY_ARRAY: case TY_FUNC: return KIT_CG_PTR;
+  case TY_VECTOR: return lower_vector_cg_type(t);
   default: return KIT_CG_VOID;
   }
 }
@@ -85,6 +101,20 @@ static bool is_aggregate(const CType *t) {
 }
 
 uint32_t abi_split_offset(const AbiArg *a, int k) { return k ? (a->cg[0] == KIT_CG_F80 ? 16 : 8) : 0; }
+/* a vector by value, as gcc without AVX: 16 bytes in one XMM register, 8 in
+ * the low half of one (carried as f64), 1 to 4 in a general register, more in memory */
+static AbiArg classify_vector(CType *t, bool is_return, int *gp, int *sse) {
+  AbiArg a = {.kind = ABI_DIRECT, .n = 1};
+  if (t->size > 16) {
+    a.kind = ABI_MEMORY;
+    return a;
+  }
+  a.cg[0] = t->size == 16 ? abi_cg_type(t) : t->size == 8 ? KIT_CG_F64 : t->size == 4 ? KIT_CG_I32
+            : t->size == 2 ? KIT_CG_I16 : KIT_CG_I8;
+  int *regs = t->size >= 8 ? sse : gp;
+  if (!is_return && *regs > 0) (*regs)--;
+  return a;
+}
 
 /* classify one value; *gp and *sse are the registers still free (params) */
 static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
@@ -94,6 +124,7 @@ static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
     a.kind = ABI_IGNORE;
     return a;
   }
+  if (t->kind == TY_VECTOR) return classify_vector(t, is_return, gp, sse);
   if (!is_aggregate(t)) {
     a.kind = ABI_DIRECT;
     a.n = 1;
@@ -133,6 +164,18 @@ static AbiArg classify_value(CType *t, bool is_return, int *gp, int *sse) {
     a.cg[0] = KIT_CG_F80;
     return a;
   }
+  if (cls[0] == C_SSE && cls[1] == C_SSEUP) { /* a struct of one 16-byte vector: one XMM register */
+    if (!is_return && *sse < 1) {
+      a.kind = ABI_MEMORY;
+      return a;
+    }
+    if (!is_return) (*sse)--;
+    a.kind = ABI_SPLIT;
+    a.n = 1;
+    a.cg[0] = kit_cg_vec_type(KIT_CG_I64, 2);
+    return a;
+  }
+  if (cls[1] == C_SSEUP) cls[1] = C_SSE;
   int n = t->size > 8 ? 2 : 1;
   bool mem = cls[0] == C_MEM || cls[1] == C_MEM || cls[0] == C_X87 || cls[1] == C_X87;
   int need_gp = 0, need_sse = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 /* ---- libc prototypes: "r:p,p" with codes i=int u=unsigned l=long L=unsigned long
  * (size_t) d=double f=float D=long double p=void* k=const void* c=const char* v=void .=variadic ---- */
@@ -297,6 +298,8 @@ static int classify_type(CType *t) {
 
 CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
   if (strncmp(name, "__builtin_", 10) && strncmp(name, "__atomic_", 9) && strncmp(name, "__sync_", 7)) return NULL;
+  CExpr *v = vector_builtin_call(p, name, pos);
+  if (v) return v;
   if (!strcmp(name, "__builtin_va_arg")) {
     expect(p, "(");
     CExpr *ap = parse_assign(p);

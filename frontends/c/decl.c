@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 /* ---- attributes ---------------------------------------------------------------- */
 
@@ -108,7 +109,8 @@ static void parse_one_attr(Parser *p, Attrs *a) {
                     : (!strcmp(m, "DI") || !strcmp(m, "word") || !strcmp(m, "pointer")) ? 8
                     : !strcmp(m, "TI") ? 16 : 0;
   } else if (!strcmp(n, "vector_size") && args) {
-    a->vector_size = (int)parse_const_int(p);
+    int64_t n = parse_const_int(p);
+    a->vector_size = n > 0 && n <= INT32_MAX ? (int)n : -1; /* -1: a size no vector has (an error where applied) */
   } else if (!strcmp(n, "transparent_union")) {
     a->transparent_union = true;
   } else if (!strcmp(n, "deprecated")) {
@@ -357,6 +359,7 @@ static CType *struct_body(Parser *p, CType *t, Attrs *outer) {
         m->bit_width = (int)w;
       }
       parse_attributes(p, &ma);
+      if (ma.vector_size) mt = vector_apply_size(p, mt, ma.vector_size, pos);
       m->type = mt;
       m->align = ma.aligned > ds.align ? ma.aligned : ds.align;
       if (ma.packed && !m->align) m->align = 1;
@@ -699,7 +702,8 @@ done:
     ty = b == 1 ? (u ? ty_uchar : ty_schar) : b == 2 ? (u ? ty_ushort : ty_short) : b == 4 ? (u ? ty_uint : ty_int)
          : b == 8 ? (u ? ty_ulong : ty_long) : (u ? ty_uint128 : ty_int128);
   }
-  if (ds->attrs.vector_size) perror_at(p, ds->pos, "vector types (vector_size) are not supported by kitcc yet");
+  if (ds->attrs.vector_size && ty) ty = vector_apply_size(p, ty, ds->attrs.vector_size, ds->pos);
+  ds->attrs.vector_size = 0; /* applied: the declarators copy these attributes */
   if (ty) ds->type = type_qualified(ty, quals);
   else ds->type = NULL; /* __auto_type */
   if (ds->is_thread_local && !ds->storage) ds->storage = SC_NONE;
@@ -753,6 +757,7 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     Attrs a = ds.attrs;
     CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
     parse_attributes(p, &a); /* char *argv[] __attribute__((unused)) */
+    if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
     CParam *q = c_alloc(sizeof *q);
     /* the lengths, outermost first, before the outermost array decays away */
     CExprList **ltail = &q->vla_lens;
@@ -934,6 +939,7 @@ CType *parse_type_name(Parser *p) {
   const char *name = NULL;
   Attrs a = {0};
   CType *t = parse_declarator(p, ds.type ? ds.type : ty_int, &name, &pos, &a);
+  if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
   if (name) perror_at(p, pos, "unexpected identifier '%s' in a type name", name);
   return t;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 void pending_vla_add(Parser *p, CStmt *s) {
   if (!p->pending_tail) p->pending_tail = &p->pending;
@@ -506,6 +507,8 @@ void parse_declaration(Parser *p, CStmtList ***out) {
     const char *asm_label = parse_asm_label(p);
     parse_attributes(p, &more);
     attrs_merge(&a, &more);
+    if (a.vector_size) t = vector_apply_size(p, t, a.vector_size, pos);
+    if (ds.storage == SC_TYPEDEF && a.aligned) t = vector_realign(t, a.aligned); /* __m128i_u: aligned(1) */
     if (!name) {
       perror_at(p, pos, "expected identifier or '(' before '%s'", tok(p)->text);
       skip_to(p, ";");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "vector.h"
 
 CExpr *new_expr(CExprKind k, CType *t, CPos pos) {
   CExpr *e = c_alloc(sizeof *e);
@@ -88,7 +89,7 @@ bool is_null_ptr_const(CExpr *e) {
 CExpr *convert(Parser *p, CExpr *e, CType *to) {
   e = rvalue(p, e);
   CType *f = type_unqual(e->type), *t = type_unqual(to);
-  if (f == t) return e;
+  if (f == t || vector_retype(e, to)) return e;
   if (t->kind == TY_VOID) return cast_to(e, to, true);
   if ((f->kind == TY_STRUCT || f->kind == TY_UNION) && type_compatible(f, t)) return e;
   return cast_to(e, to, true);
@@ -146,6 +147,7 @@ static void check_lvalue(Parser *p, CExpr *e, const char *what) {
 CExpr *assign_convert(Parser *p, CExpr *e, CType *to, const char *what) {
   e = rvalue(p, e);
   CType *f = type_unqual(e->type), *t = type_unqual(to);
+  if (f->kind == TY_VECTOR || t->kind == TY_VECTOR) return vector_assign_convert(p, e, to, what);
   if (t->kind == TY_PTR) {
     if (f->kind == TY_PTR) {
       CType *fb = type_unqual(f->base), *tb = type_unqual(t->base);
@@ -297,6 +299,7 @@ static int binop_of(PTok *t, CExprKind *k) {
 }
 
 static CExpr *make_binary(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos) {
+  if (vector_type(a->type) || vector_type(b->type)) return vector_binary(p, k, a, b, pos);
   switch (k) {
   case EX_ADD: case EX_SUB:
     return add_expr(p, k, a, b, pos);
@@ -349,7 +352,7 @@ static CExpr *cond_result(Parser *p, CExpr *e, CExpr *a, CExpr *b) {
   } else if (tb->kind == TY_PTR && type_is_integer(ta)) {
     t = tb;
     a = cast_to(a, t, true);
-  } else if ((ta->kind == TY_STRUCT || ta->kind == TY_UNION) && type_compatible(ta, tb)) {
+  } else if ((ta->kind == TY_STRUCT || ta->kind == TY_UNION || ta->kind == TY_VECTOR) && type_compatible(ta, tb)) {
     t = ta;
   } else {
     perror_at(p, e->pos, "type mismatch in conditional expression");
@@ -406,6 +409,7 @@ static CExpr *op_assign(Parser *p, CExprKind op, CExpr *lhs, CExpr *rhs, CPos po
   CExpr *e = new_expr(EX_OPASSIGN, lhs->type, pos);
   e->lhs = lhs;
   CType *lt = type_unqual(lhs->type);
+  if (lt->kind == TY_VECTOR || vector_type(rhs->type)) return vector_opassign(p, e, op, rhs);
   if (lt->kind == TY_PTR && (op == EX_ADD || op == EX_SUB) && type_is_integer(rhs->type)) {
     e->op = op == EX_ADD ? EX_PTRADD : EX_PTRSUB;
     e->rhs = rhs;
@@ -554,8 +558,12 @@ static CExpr *parse_cast(Parser *p) {
       CExpr *c = cast_to_union(p, t, e, pos);
       if (c) return c;
     }
-    if (u->kind != TY_VOID && !(type_is_scalar(u) && type_is_scalar(f)) &&
-        !((u->kind == TY_STRUCT || u->kind == TY_UNION) && type_compatible(u, f)))
+    if (u->kind == TY_VECTOR || f->kind == TY_VECTOR) {
+      vector_note_use();
+      if (!vector_retype(e, t) && u->kind != TY_VOID && !vector_cast_ok(u, f))
+        perror_at(p, pos, "cannot convert between a vector and a type of another size");
+    } else if (u->kind != TY_VOID && !(type_is_scalar(u) && type_is_scalar(f)) &&
+        !((u->kind == TY_STRUCT || u->kind == TY_UNION) && type_compatible(u, f)) && !vector_retype(e, t))
       perror_at(p, pos, "conversion to non-scalar type requested");
     if ((type_is_float(u) || type_is_complex(u)) && f->kind == TY_PTR)
       perror_at(p, pos, "pointer value used where a floating-point was expected");
@@ -638,16 +646,19 @@ static CExpr *unary_expr(Parser *p) {
     }
     if (accept(p, "+")) {
       CExpr *e = parse_cast(p);
+      if (vector_type(e->type)) return vector_unary(p, EX_ADD, e, pos);
       if (!type_is_arith(e->type)) perror_at(p, pos, "wrong type argument to unary plus");
       return promote(p, e);
     }
     if (accept(p, "-")) {
       CExpr *e = promote(p, parse_cast(p));
+      if (vector_type(e->type)) return vector_unary(p, EX_NEG, e, pos);
       if (!type_is_arith(e->type)) perror_at(p, pos, "wrong type argument to unary minus");
       return unary(EX_NEG, e, e->type, pos);
     }
     if (accept(p, "~")) {
       CExpr *e = promote(p, parse_cast(p));
+      if (vector_type(e->type)) return vector_unary(p, EX_BITNOT, e, pos);
       if (!type_is_integer(e->type) && !type_is_complex(type_unqual(e->type)))
         perror_at(p, pos, "wrong type argument to bit-complement");
       return unary(EX_BITNOT, e, e->type, pos);
@@ -753,6 +764,7 @@ static CExpr *member_access(Parser *p, CExpr *base, const char *name, CPos pos) 
 static CExpr *subscript(Parser *p, CExpr *a, CExpr *i, CPos pos) {
   a = rvalue(p, a);
   i = rvalue(p, i);
+  if (vector_type(a->type)) return vector_subscript(p, a, i, pos);
   if (type_unqual(a->type)->kind != TY_PTR && type_unqual(i->type)->kind == TY_PTR) {
     CExpr *x = a;
     a = i;

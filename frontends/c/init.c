@@ -217,7 +217,9 @@ static int64_t init_obj(Parser *p, Init *I, CType *t, int64_t off, CMember *bf) 
   }
   if (accept(p, "{")) {
     int64_t n;
-    if (is_aggregate(t)) {
+    if (u->kind == TY_VECTOR) { /* its lanes, as an array's elements */
+      n = init_members(p, I, type_array(u->base, u->len), off, true);
+    } else if (is_aggregate(t)) {
       n = init_members(p, I, t, off, true);
     } else {
       /* a scalar in braces */

@@ -4,6 +4,8 @@
  * the implicit return). Expressions and statements live in their own files. */
 #include "lower.h"
 
+#include "lower_expr.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -168,6 +170,7 @@ static void lower_global(Lower *L, CObj *o) {
   }
   g->size = (uint64_t)size;
   g->align = (uint32_t)(o->align > t->align ? o->align : t->align);
+  if (type_unqual(t)->kind == TY_ARRAY && size >= 16 && g->align < 16) g->align = 16; /* SysV: arrays of 16+ bytes */
   g->is_const = (t->quals & Q_CONST) && !(t->quals & Q_VOLATILE);
   L->m->syms[s].defined = true;
   if (o->section) g->section = kit_cg_str(L->m, o->section);
@@ -260,6 +263,7 @@ static void lower_function(Lower *L, CObj *o) {
     int64_t size = v->type->size > 0 ? v->type->size : 1;
     if (v->init && v->init->type && v->init->type->size > size) size = v->init->type->size;
     int align = v->align > v->type->align ? v->align : v->type->align;
+    if (type_unqual(v->type)->kind == TY_ARRAY && size >= 16 && align < 16) align = 16; /* SysV: arrays of 16+ bytes */
     uint32_t so = kit_cg_stack_new(L->m, f, (uint64_t)size, (uint32_t)(align ? align : 1),
                                    kit_cg_str(L->m, v->name ? v->name : ""));
     f->stack[so].escapes = v->address_taken || !type_is_scalar(v->type);
@@ -275,13 +279,15 @@ static void lower_function(Lower *L, CObj *o) {
     /* falling off the end: main returns 0 (C99 5.1.2.2.3), others return garbage-free zero */
     if (L->sig.ret.kind == ABI_DIRECT) {
       KitCgType t = L->sig.ret.cg[0];
-      KitCgVal z = kit_cg_type_is_float(t) ? kit_cg_fconst(&L->b, t, 0) : kit_cg_iconst(&L->b, t, 0);
+      KitCgVal z = kit_cg_type_is_vec(t) ? lower_vector_abi(L, 0, t)
+                   : kit_cg_type_is_float(t) ? kit_cg_fconst(&L->b, t, 0) : kit_cg_iconst(&L->b, t, 0);
       kit_cg_ret(&L->b, z);
     } else if (L->sig.ret.kind == ABI_SPLIT) {
       KitCgVal v[2];
       for (int k = 0; k < L->sig.ret.n; k++)
-        v[k] = kit_cg_type_is_float(L->sig.ret.cg[k]) ? kit_cg_fconst(&L->b, L->sig.ret.cg[k], 0)
-                                                      : kit_cg_iconst(&L->b, L->sig.ret.cg[k], 0);
+        v[k] = kit_cg_type_is_vec(L->sig.ret.cg[k])     ? lower_vector_abi(L, 0, L->sig.ret.cg[k])
+               : kit_cg_type_is_float(L->sig.ret.cg[k]) ? kit_cg_fconst(&L->b, L->sig.ret.cg[k], 0)
+                                                        : kit_cg_iconst(&L->b, L->sig.ret.cg[k], 0);
       kit_cg_emit(&L->b, KIT_CG_OP_RET, KIT_CG_VOID, v, L->sig.ret.n);
     } else {
       kit_cg_ret(&L->b, 0);
@@ -300,19 +306,31 @@ static void lower_function(Lower *L, CObj *o) {
   L->f = NULL;
 }
 
-/* the gnu_inline bodies some call used (a call declares the symbol), until
- * none is left: a body may call another one */
-static void lower_gnu_inline_bodies(Lower *L, CUnit *u) {
-  for (bool more = true; more;) {
-    more = false;
-    for (CObjList *l = u->objs; l; l = l->next) {
-      CObj *o = l->obj;
-      KitCgSym s = o->is_gnu_inline_body ? kit_cg_sym_find(L->m, sym_name(o)) : UINT32_MAX;
+/* a static always_inline function is lowered only once something refers to
+ * it: the x86 intrinsics headers define hundreds, most of them unused */
+static bool on_demand(const CObj *o) {
+  return o->is_inline && o->attr_always_inline && o->storage == SC_STATIC && !o->attr_used && !o->constructor_prio &&
+         !o->destructor_prio;
+}
+
+/* One pass over the functions lowered only when used: the gnu_inline bodies
+ * some call used (a call declares the symbol) and the on_demand ones something
+ * referred to. True when it lowered any: a body may use another one. */
+static bool lower_used_bodies(Lower *L, CUnit *u) {
+  bool lowered = false;
+  for (CObjList *l = u->objs; l; l = l->next) {
+    CObj *o = l->obj;
+    if (o->is_gnu_inline_body) {
+      KitCgSym s = kit_cg_sym_find(L->m, sym_name(o));
       if (s == UINT32_MAX || L->m->syms[s].defined) continue;
-      lower_function(L, o);
-      more = true;
+    } else if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function || !o->body || !on_demand(o) || !o->cg ||
+               !kit_cg_func_is_decl(kit_cg_func_of(L->m, lower_obj_sym(L, o)))) {
+      continue;
     }
+    lower_function(L, o);
+    lowered = true;
   }
+  return lowered;
 }
 
 KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
@@ -350,12 +368,13 @@ KitCgModule *c_lower(CUnit *u, CDiag *diag, const CLowerOptions *opt) {
   for (CObjList *l = u->objs; l; l = l->next) {
     CObj *o = l->obj;
     if (o->storage == SC_TYPEDEF || o->alias_target || !o->is_function || o->is_gnu_inline_body) continue;
-    if (o->body)
+    if (o->body && !on_demand(o))
       lower_function(&L, o);
-    else
+    else if (!o->body)
       lower_obj_sym(&L, o);
   }
-  lower_gnu_inline_bodies(&L, u);
+  while (lower_used_bodies(&L, u)) {
+  }
   if (diag->errors) {
     kit_cg_module_free(L.m);
     return NULL;

@@ -100,7 +100,7 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     case ABI_DIRECT:
       attrs[n] = (KitCgParam){.type = ab->cg[0], .attrs = ab->attrs};
       any_attrs |= ab->attrs != 0;
-      cg[n++] = v;
+      cg[n++] = type_unqual(at)->kind == TY_VECTOR ? lower_vector_abi(L, v, ab->cg[0]) : v;
       break;
     case ABI_SPLIT: {
       KitCgVal tmp = stack_temp(L, 16, 8);
@@ -114,7 +114,10 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     }
     case ABI_MEMORY: {
       KitCgVal tmp = stack_temp(L, at->size, at->align < 8 ? 8 : at->align);
-      kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, at->size), KIT_CG_PROGRAM);
+      if (type_unqual(at)->kind == TY_VECTOR) /* a value, not an address */
+        kit_cg_store(&L->b, v, tmp, 0, KIT_CG_PROGRAM);
+      else
+        kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, at->size), KIT_CG_PROGRAM);
       attrs[n] = (KitCgParam){.type = KIT_CG_PTR, .attrs = KIT_CG_PA_BYVAL, .byval_size = (uint32_t)at->size,
                               .byval_align = (uint32_t)(at->align < 8 ? 8 : at->align)};
       any_attrs = true;
@@ -153,9 +156,10 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     kit_cg_unreachable(&L->b);
     lower_start_block(L, lower_new_block(L));
   }
+  bool vec_ret = type_unqual(ft->base)->kind == TY_VECTOR;
   switch (sig.ret.kind) {
   case ABI_DIRECT:
-    return r;
+    return vec_ret ? lower_vector_abi(L, r, abi_cg_type(ft->base)) : r;
   case ABI_SPLIT: {
     KitCgVal tmp = stack_temp(L, ABI_SPLIT_TEMP, 16);
     kit_cg_store(&L->b, r, tmp, 8, KIT_CG_PROGRAM);
@@ -167,7 +171,7 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
     return tmp;
   }
   case ABI_MEMORY:
-    return sret;
+    return vec_ret ? kit_cg_load(&L->b, abi_cg_type(ft->base), sret, 0, KIT_CG_PROGRAM) : sret;
   default:
     return 0;
   }

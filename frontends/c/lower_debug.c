@@ -142,7 +142,8 @@ static uint32_t plain(Lower *L, CType *u) {
     uint32_t base = describe(L, u->base);
     return new_ditype(L, (DiKey){KEY_PTR, base, 0}, (KitCgDiType){.kind = KIT_CG_DI_POINTER, .base = base, .size = 8});
   }
-  case TY_ARRAY: {
+  case TY_ARRAY:
+  case TY_VECTOR: { /* a vector is described as the array of its lanes */
     uint32_t base = describe(L, u->base);
     if (!base) return 0;
     int64_t count = u->vla_len || u->len < 0 ? -1 : u->len;

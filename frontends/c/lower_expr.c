@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lower_expr.h"
+#include "vector.h"
 
 KitCgVal lower_i64(Lower *L, int64_t v) { return kit_cg_iconst(&L->b, KIT_CG_I64, (uint64_t)v); }
 
@@ -201,6 +202,7 @@ KitCgVal lower_convert(Lower *L, KitCgVal v, CType *from, CType *to) {
   if (t->kind == TY_VOID) return 0;
   if (type_is_complex(t) || type_is_complex(f)) return lower_complex_convert(L, v, f, t);
   if (is_aggr(t) || is_aggr(f)) return v; /* aggregates travel as addresses */
+  if (t->kind == TY_VECTOR || f->kind == TY_VECTOR) return lower_vector_convert(L, v, from, to);
   if (t->kind == TY_BOOL) {
     if (f->kind == TY_BOOL) return v;
     return kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I8, to_bool_i1(L, v, f));
@@ -415,6 +417,7 @@ static KitCgOp float_op(CExprKind k) {
 /* a binary arithmetic op on values already in type t; pos for UBSan */
 KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type) {
   CType *u = type_unqual(t);
+  if (u->kind == TY_VECTOR) return lower_vector_arith(L, k, a, b, t);
   if (type_is_float(u)) {
     KitCgVal r = kit_cg_binop(&L->b, float_op(k), a, b);
     if (k == EX_DIV) last_inst(L)->tydesc = lower_ub_tydesc(L, t, true); /* float-divide-by-zero */
@@ -651,7 +654,7 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
     return va_overflow(L, ap, size, u->align);
   int ngp = 0, nsse = 0;
   for (int k = 0; k < a->n; k++) {
-    if (kit_cg_type_is_float(a->cg[k])) nsse++;
+    if (kit_cg_type_is_float(a->cg[k]) || kit_cg_type_is_vec(a->cg[k])) nsse++; /* a vector: one XMM slot */
     else ngp += a->cg[k] == KIT_CG_I128 ? 2 : 1;
   }
   /* registers left? gp_offset <= 48 - 8*ngp and fp_offset <= 176 - 16*nsse */
@@ -675,9 +678,10 @@ KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t) {
     KitCgVal g = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, gp), f = kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I64, fp);
     int parts = a->cg[0] == KIT_CG_I128 ? 2 : a->n;
     for (int k = 0; k < parts; k++) {
-      bool sse = a->cg[0] != KIT_CG_I128 && kit_cg_type_is_float(a->cg[k]);
+      bool vec = kit_cg_type_is_vec(a->cg[k]); /* a struct of one 16-byte vector: its whole XMM slot */
+      bool sse = a->cg[0] != KIT_CG_I128 && (kit_cg_type_is_float(a->cg[k]) || vec);
       KitCgVal src = kit_cg_ptradd(&L->b, save, sse ? f : g);
-      KitCgVal v = kit_cg_load(&L->b, KIT_CG_I64, src, 8, KIT_CG_PROGRAM);
+      KitCgVal v = kit_cg_load(&L->b, vec ? a->cg[k] : KIT_CG_I64, src, 8, KIT_CG_PROGRAM);
       kit_cg_store(&L->b, v, k ? kit_cg_ptradd(&L->b, reg_addr, lower_i64(L, 8)) : reg_addr, 8, KIT_CG_PROGRAM);
       if (sse) f = kit_cg_binop(&L->b, KIT_CG_OP_ADD, f, lower_i64(L, 16));
       else g = kit_cg_binop(&L->b, KIT_CG_OP_ADD, g, lower_i64(L, 8));
@@ -745,6 +749,7 @@ static KitCgVal lower_chain(Lower *L, CExpr *e) {
 
 KitCgVal lower_expr(Lower *L, CExpr *e) {
   lower_set_loc(L, e->pos);
+  if (lower_vector_owns(e)) return lower_vector_expr(L, e);
   switch (e->kind) {
   case EX_INT: {
     KitCgType ct = abi_cg_type(e->type);

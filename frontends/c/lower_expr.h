@@ -21,6 +21,15 @@ KitCgVal lv_store(Lower *L, LValue *lv, KitCgVal v);
 KitCgVal lower_va_arg(Lower *L, KitCgVal ap, CType *t);
 KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CType *rhs_type);
 
+/* lower_vector.c: GNU vector values (frontends/c/vector.h) */
+KitCgType lower_vector_cg_type(const CType *t);
+bool lower_vector_owns(CExpr *e);                     /* an operation lower_vector_expr lowers */
+KitCgVal lower_vector_expr(Lower *L, CExpr *e);
+KitCgVal lower_vector_convert(Lower *L, KitCgVal v, CType *from, CType *to);
+/* v (0: a zero) as the same-size type `to` a vector crosses a call in (frontends/c/abi.c) */
+KitCgVal lower_vector_abi(Lower *L, KitCgVal v, KitCgType to);
+KitCgVal lower_vector_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t);
+
 /* lower_call.c */
 KitCgVal lower_call(Lower *L, CExpr *e);
 KitCgVal lower_builtin(Lower *L, CExpr *e);

@@ -51,6 +51,18 @@ static void static_item(Lower *L, CObj *obj, KitCgGlobal *g, CInitItem *it) {
     put_bytes(buf, it->offset, cap, e->str, n);
     return;
   }
+  if (t->kind == TY_VECTOR) { /* a vector compound literal (behind same-size casts): its lanes */
+    CExpr *c = e;
+    while (c->kind == EX_CAST && type_unqual(c->lhs->type)->kind == TY_VECTOR) c = c->lhs;
+    if (c->kind == EX_COMPOUND_LIT && c->obj->init) {
+      for (int i = 0; i < c->obj->init->nitems; i++) {
+        CInitItem lane = c->obj->init->items[i];
+        lane.offset += it->offset;
+        static_item(L, obj, g, &lane);
+      }
+      return;
+    }
+  }
   int64_t iv;
   if (type_is_integer(t) && c_eval_int(e, &iv)) {
     if (it->bitfield) {

@@ -197,6 +197,7 @@ static void lower_return(Lower *L, CStmt *s) {
   CType *rt = type_unqual(L->fn->type)->base;
   switch (r->kind) {
   case ABI_DIRECT:
+    if (type_unqual(rt)->kind == TY_VECTOR) v = lower_vector_abi(L, v, r->cg[0]);
     if (!v) v = kit_cg_type_is_float(r->cg[0]) ? kit_cg_fconst(&L->b, r->cg[0], 0) : kit_cg_iconst(&L->b, r->cg[0], 0);
     kit_cg_ret(&L->b, v);
     break;
@@ -211,7 +212,8 @@ static void lower_return(Lower *L, CStmt *s) {
     break;
   }
   case ABI_MEMORY:
-    if (v) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, L->sret, v, lower_i64(L, rt->size), KIT_CG_PROGRAM);
+    if (v && type_unqual(rt)->kind == TY_VECTOR) kit_cg_store(&L->b, v, L->sret, 0, KIT_CG_PROGRAM);
+    else if (v) kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, L->sret, v, lower_i64(L, rt->size), KIT_CG_PROGRAM);
     kit_cg_ret(&L->b, 0);
     break;
   default:

@@ -332,6 +332,14 @@ static bool params_compatible(const CParam *p, const CParam *q) {
   return !p && !q;
 }
 
+CType *type_vector(CType *elem, int64_t lanes) {
+  int64_t size = lanes * elem->size;
+  CType *t = new_type(TY_VECTOR, size, (int)(size < 16 ? size : 16)); /* gcc without AVX: at most 16 */
+  t->base = type_unqual(elem);
+  t->len = lanes;
+  return t;
+}
+
 bool type_compatible(const CType *a, const CType *b) {
   if (a == b) return true;
   if (a->quals != b->quals) return false;
@@ -355,6 +363,8 @@ bool type_compatible(const CType *a, const CType *b) {
     return a->variadic == b->variadic && params_compatible(a->params, b->params);
   case TY_STRUCT: case TY_UNION: case TY_ENUM:
     return a->id == b->id;
+  case TY_VECTOR:
+    return a->len == b->len && type_unqual(a->base)->kind == type_unqual(b->base)->kind;
   default:
     return true; /* same basic kind */
   }
@@ -466,6 +476,13 @@ static void spell(const CType *t, Buf *b, const char *inner) {
     spell(t->base, b, tmp);
     return;
   }
+  case TY_VECTOR:
+    if (t->typedef_name) break;
+    quals(b, t->quals, false);
+    snprintf(tmp, sizeof tmp, "__attribute__((__vector_size__(%lld))) ", (long long)t->size);
+    put(b, tmp);
+    spell(t->base, b, inner);
+    return;
   default:
     break;
   }

@@ -36,6 +36,7 @@ typedef enum CTypeKind {
   TY_FUNC,
   TY_STRUCT,
   TY_UNION,
+  TY_VECTOR,  /* GNU vector_size: ->base element (unqualified arithmetic), ->len lanes (frontends/c/vector.c) */
 } CTypeKind;
 
 enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
@@ -110,6 +111,7 @@ CType *type_ptr(CType *base);
 CType *type_array(CType *base, int64_t len);    /* len -1 = incomplete */
 CType *type_vla(CType *base, CExpr *len);
 CType *type_func(CType *ret, CParam *params, bool variadic, bool old_style);
+CType *type_vector(CType *elem, int64_t lanes); /* size = lanes * element size, align min(size, 16) */
 CType *type_struct(CTypeKind kind, const char *tag); /* new incomplete struct/union */
 CType *type_enum(const char *tag);
 CType *type_complex(CType *elem); /* `elem _Complex`: one shared type per element kind */

@@ -29,7 +29,11 @@ typedef enum KitCgType {
   KIT_CG_F64,
   KIT_CG_F80, /* x86 80-bit extended (C long double on x86-64), see docs/cg.md */
   KIT_CG_PTR,
-  KIT_CG_NTYPES
+  KIT_CG_NTYPES,
+  /* vector types (docs/cg.md "Vectors"): KIT_CG_VEC | log2(lanes) << 4 | the
+   * element type (i8..i64, f32, f64); 1 to 128 lanes */
+  KIT_CG_VEC = 0x80,
+  KIT_CG_VEC_MAX = 0xff
 } KitCgType;
 
 const char *kit_cg_type_name(KitCgType t);   /* "i32", "ptr", ... */
@@ -37,6 +41,16 @@ unsigned kit_cg_type_size(KitCgType t);      /* bytes in memory: i1=1, f80=16, p
 unsigned kit_cg_type_bits(KitCgType t);      /* value bits: i1=1, f80=80 */
 static inline bool kit_cg_type_is_int(KitCgType t) { return t >= KIT_CG_I1 && t <= KIT_CG_I128; }
 static inline bool kit_cg_type_is_float(KitCgType t) { return t >= KIT_CG_F32 && t <= KIT_CG_F80; }
+static inline bool kit_cg_type_is_vec(KitCgType t) { return (t & KIT_CG_VEC) != 0; }
+/* a vector's element type and lane count; a scalar is its own element, one lane */
+static inline KitCgType kit_cg_type_elem(KitCgType t) { return kit_cg_type_is_vec(t) ? (KitCgType)(t & 15) : t; }
+static inline unsigned kit_cg_type_lanes(KitCgType t) { return kit_cg_type_is_vec(t) ? 1u << ((t >> 4) & 7) : 1; }
+/* the vector of lanes elems (i8..i64, f32, f64; lanes a power of two <= 128), or VOID */
+KitCgType kit_cg_vec_type(KitCgType elem, unsigned lanes);
+/* the integer vector with t's shape (lanes of the element's width): what a vector compare yields */
+KitCgType kit_cg_vec_int(KitCgType t);
+/* a valid type: a scalar (not VOID) or a well-formed vector */
+bool kit_cg_type_valid(KitCgType t);
 
 /* ---- ops (the table lives in cg_ops.def) ---------------------------------- */
 

@@ -153,6 +153,19 @@ static KitCgModule *build_everything(void) {
   kit_cg_cmp(&b, KIT_CG_EQ, p4, p7);
   for (int p = KIT_CG_FOEQ; p <= KIT_CG_FUNO; p++) kit_cg_cmp(&b, (KitCgPred)p, p3, cf64);
   kit_cg_select(&b, cmp, p0, c32);
+  /* vectors: splat, a lane-wise op and compare, extract, insert, shuffle */
+  KitCgType v4 = kit_cg_vec_type(KIT_CG_I32, 4);
+  KitCgVal vs = kit_cg_emit(&b, KIT_CG_OP_SPLAT, v4, &p0, 1)->id;
+  KitCgVal vm = kit_cg_cmp(&b, KIT_CG_SLT, kit_cg_binop(&b, KIT_CG_OP_ADD, vs, vs), vs);
+  KitCgVal xa[2] = {vm, p1};
+  KitCgVal lane0 = kit_cg_emit(&b, KIT_CG_OP_EXTRACT, KIT_CG_I32, xa, 2)->id;
+  KitCgVal ia[3] = {vs, lane0, p1};
+  KitCgVal vi = kit_cg_emit(&b, KIT_CG_OP_INSERT, v4, ia, 3)->id;
+  KitCgVal sa2[2] = {vi, vm};
+  KitCgInst *sh = kit_cg_emit(&b, KIT_CG_OP_SHUFFLE, kit_cg_vec_type(KIT_CG_I32, 2), sa2, 2);
+  sh->cases = kit_cg_alloc(m, 2 * sizeof(int64_t));
+  sh->cases[0] = 7;
+  sh->cases[1] = 0;
   kit_cg_conv(&b, KIT_CG_OP_TRUNC, KIT_CG_I16, p0);
   kit_cg_conv(&b, KIT_CG_OP_ZEXT, KIT_CG_I64, p0);
   kit_cg_conv(&b, KIT_CG_OP_SEXT, KIT_CG_I128, p1);

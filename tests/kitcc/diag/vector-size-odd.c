@@ -1,0 +1,2 @@
+/* lanes must be a power of two */
+typedef int z __attribute__((vector_size(12)));

@@ -1,0 +1,2 @@
+/* a vector size must be positive */
+typedef int z __attribute__((vector_size(0)));
