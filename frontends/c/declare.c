@@ -363,7 +363,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
       skip_to(p, ";");
       return;
     }
-    pwarn_at(p, start, "type defaults to 'int' in declaration of '%s'", tok(p)->text);
+    pwarn_w(p, W_IMPLICIT_INT, start, "type defaults to 'int' in declaration of '%s'", tok(p)->text);
   }
   if (accept(p, ";")) return;
   for (bool first = true;; first = false) {

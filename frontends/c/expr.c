@@ -150,17 +150,17 @@ CExpr *assign_convert(Parser *p, CExpr *e, CType *to, const char *what) {
     if (f->kind == TY_PTR) {
       CType *fb = type_unqual(f->base), *tb = type_unqual(t->base);
       if (fb->kind != TY_VOID && tb->kind != TY_VOID && !type_compatible(fb, tb))
-        pwarn_at(p, e->pos, "incompatible pointer types %s", what);
+        pwarn_w(p, W_INCOMPATIBLE_POINTER_TYPES, e->pos, "incompatible pointer types %s", what);
       else if ((f->base->quals & ~t->base->quals) & (Q_CONST | Q_VOLATILE))
-        pwarn_at(p, e->pos, "%s discards qualifiers from pointer target type", what);
+        pwarn_w(p, W_DISCARDED_QUALIFIERS, e->pos, "%s discards qualifiers from pointer target type", what);
     } else if (type_is_integer(f) && !is_null_ptr_const(e)) {
-      pwarn_at(p, e->pos, "%s makes pointer from integer without a cast", what);
+      pwarn_w(p, W_INT_CONVERSION, e->pos, "%s makes pointer from integer without a cast", what);
     } else if (!type_is_integer(f) && f->kind != TY_PTR) {
       perror_at(p, e->pos, "incompatible types when %s", what);
       return e;
     }
   } else if (type_is_integer(t) && f->kind == TY_PTR) {
-    if (t->kind != TY_BOOL) pwarn_at(p, e->pos, "%s makes integer from pointer without a cast", what);
+    if (t->kind != TY_BOOL) pwarn_w(p, W_INT_CONVERSION, e->pos, "%s makes integer from pointer without a cast", what);
   } else if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && !type_compatible(f, t)) {
     perror_at(p, e->pos, "incompatible types when %s", what);
     return e;
@@ -738,7 +738,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
     if (b) return b;
     CType *proto = libc_prototype(name);
     if (!proto) {
-      pwarn_at(p, pos, "implicit declaration of function '%s'", name);
+      pwarn_w(p, W_IMPLICIT_FUNCTION_DECLARATION, pos, "implicit declaration of function '%s'", name);
       proto = type_func(ty_int, NULL, false, true);
     }
     CObj *o = c_alloc(sizeof *o);

@@ -422,7 +422,7 @@ KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CT
   if (k == EX_SHL || k == EX_SHR) b = int_resize(L, b, kit_cg_val_type(L->f, a), rhs_type && type_is_signed(rhs_type));
   KitCgVal r = kit_cg_binop(&L->b, int_op(k, sgn), a, b);
   KitCgInst *in = last_inst(L);
-  if (sgn && (k == EX_ADD || k == EX_SUB || k == EX_MUL)) in->flags |= KIT_CG_F_NSW;
+  if (sgn && !L->opt->wrapv && (k == EX_ADD || k == EX_SUB || k == EX_MUL)) in->flags |= KIT_CG_F_NSW;
   if (k == EX_SHL || k == EX_SHR) in->flags |= KIT_CG_F_SHIFT_INRANGE;
   in->tydesc = lower_ub_tydesc(L, t, true);
   return r;
@@ -558,7 +558,7 @@ static KitCgVal incdec(Lower *L, CExpr *e) {
     KitCgType ct = kit_cg_val_type(L->f, old);
     nv = kit_cg_binop(&L->b, inc ? KIT_CG_OP_ADD : KIT_CG_OP_SUB, old, kit_cg_iconst(&L->b, ct, 1));
     /* char/short ++ happens in int and converts back: no UB; int and wider can overflow */
-    if (type_is_signed(t) && type_rank(t) >= type_rank(ty_int)) last_inst(L)->flags |= KIT_CG_F_NSW;
+    if (type_is_signed(t) && type_rank(t) >= type_rank(ty_int) && !L->opt->wrapv) last_inst(L)->flags |= KIT_CG_F_NSW;
     last_inst(L)->tydesc = lower_ub_tydesc(L, e->lhs->type, true);
     if (type_rank(t) < type_rank(ty_int)) {
       /* the int result converts back to the narrow type: implicit-conversion's fact */
@@ -711,7 +711,7 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     lower_set_loc(L, e->pos);
     if (type_is_float(e->type)) return kit_cg_unop(&L->b, KIT_CG_OP_FNEG, v);
     KitCgVal r = kit_cg_binop(&L->b, KIT_CG_OP_SUB, kit_cg_iconst(&L->b, kit_cg_val_type(L->f, v), 0), v);
-    if (type_is_signed(e->type)) last_inst(L)->flags |= KIT_CG_F_NSW;
+    if (type_is_signed(e->type) && !L->opt->wrapv) last_inst(L)->flags |= KIT_CG_F_NSW;
     last_inst(L)->tydesc = lower_ub_tydesc(L, e->type, true);
     return r;
   }

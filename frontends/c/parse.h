@@ -114,6 +114,7 @@ const char *ident(Parser *p);                  /* consume an identifier or repor
 void skip_to(Parser *p, const char *punct);    /* error recovery: up to and over punct */
 #define perror_at(p, pos, ...) c_error((p)->diag, (pos), __VA_ARGS__)
 #define pwarn_at(p, pos, ...) c_warning((p)->diag, (pos), __VA_ARGS__)
+#define pwarn_w(p, id, pos, ...) c_warn((p)->diag, (id), (pos), __VA_ARGS__)
 
 /* ---- scopes (scope.c) ---- */
 void scope_push(Parser *p);

@@ -169,6 +169,7 @@ void pp_push_file(CPP *pp, SrcFile *f, int dir_idx, bool system, int flag) {
     }
   }
   f->included = true;
+  if (system) f->system = true;
   pp->ctx[pp->nctx++] = (Ctx){f, f->toks, dir_idx, f->id, 0, pp->nconds, system};
   pp_event(pp, flag);
 }

@@ -234,13 +234,16 @@ static const char *const target_macros[] = {
   "__STDC_UTF_32__ 1",
   /* C11 6.10.8.3: complex types are an optional feature kitcc does not have */
   "__STDC_NO_COMPLEX__ 1",
-  "__GNUC__ 4",
-  "__GNUC_MINOR__ 2",
-  "__GNUC_PATCHLEVEL__ 1",
+  /* GNU C 8.1: the first version CMake's tables take for C17 (and before 9.1,
+   * where they expect C2x); glibc's headers then expect the _FloatN keywords,
+   * which the parser has (docs/kitcc.md "Identity") */
+  "__GNUC__ 8",
+  "__GNUC_MINOR__ 1",
+  "__GNUC_PATCHLEVEL__ 0",
   "__GNUC_STDC_INLINE__ 1",
   "__GNUC_EXECUTION_CHARSET_NAME \"UTF-8\"",
   "__GNUC_WIDE_EXECUTION_CHARSET_NAME \"UTF-32LE\"",
-  "__VERSION__ \"4.2.1 Compatible kitcc 0.1\"",
+  "__VERSION__ \"8.1.0 (kitcc 0.1)\"",
   "__FINITE_MATH_ONLY__ 0",
   "__kitcc__ 1",
 };
@@ -326,7 +329,8 @@ int pp_has_builtin(const char *name) {
     "__builtin_sub_overflow", "__builtin_memcpy", "__builtin_memmove", "__builtin_memset",
     "__builtin_memcmp", "__builtin_huge_val", "__builtin_huge_valf", "__builtin_huge_vall",
     "__builtin_inf", "__builtin_inff", "__builtin_infl", "__builtin_nan", "__builtin_nanf",
-    "__builtin_nanl", "__builtin_types_compatible_p", "__builtin_choose_expr",
+    "__builtin_nanl", "__builtin_types_compatible_p", "__builtin_choose_expr", "__builtin_fpclassify",
+    "__builtin_isnormal", "__builtin_isinf_sign",
   };
   return in_list(b, sizeof b / sizeof *b, name) ? 1 : 0;
 }

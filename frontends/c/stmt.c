@@ -316,7 +316,7 @@ static CStmt *parse_stmt(Parser *p) {
         CExpr *e = parse_expr(p);
         expect(p, ";");
         if (rt->kind == TY_VOID) {
-          if (type_unqual(e->type)->kind != TY_VOID) pwarn_at(p, pos, "'return' with a value, in function returning void");
+          if (type_unqual(e->type)->kind != TY_VOID) pwarn_w(p, W_RETURN_MISMATCH, pos, "'return' with a value, in function returning void");
           /* still evaluated for its side effects */
           CStmt *es = new_stmt(ST_EXPR, pos);
           es->expr = e;
@@ -330,7 +330,7 @@ static CStmt *parse_stmt(Parser *p) {
         }
         s->expr = assign_convert(p, e, rt, "returning");
       } else if (rt->kind != TY_VOID) {
-        pwarn_at(p, pos, "'return' with no value, in function returning non-void");
+        pwarn_w(p, W_RETURN_MISMATCH, pos, "'return' with no value, in function returning non-void");
       }
       return s;
     }
