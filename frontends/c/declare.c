@@ -191,6 +191,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   for (CParam *q = ft->params; q; q = q->next, i++) {
     CObj *po = new_local(p, q->name, q->type, q->pos);
     po->is_param = true;
+    po->attr_unused = q->unused;
     if (q->name && declared && declared[i]) {
       /* a K&R parameter narrower than its promotion: a local of the declared type */
       CObj *lo = new_local(p, q->name, declared[i], q->pos);
@@ -218,6 +219,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
     ptail = &l->next;
   }
   o->body = parse_compound(p);
+  lint_function_end(p);
   if (narrowed) {
     *ntail = o->body->stmts;
     o->body->stmts = narrowed;
@@ -286,6 +288,7 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
     return;
   }
   CObj *o = new_local(p, name, t, pos);
+  o->decl_loop_depth = p->loop_depth;
   o->align = ds->align;
   apply_attrs(o, a);
   if (a->cleanup) {
@@ -297,6 +300,7 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
   }
   Sym *prev = scope_find_here(p, name);
   if (prev) perror_at(p, pos, "redeclaration of '%s'", name);
+  else lint_shadow(p, name, pos);
   scope_add(p, name, SYM_OBJ)->obj = o;
   if (!ds->type) {
     if (!accept(p, "=")) {

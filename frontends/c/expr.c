@@ -64,7 +64,7 @@ void mark_address_taken(CExpr *e) {
 
 /* array -> pointer, function -> pointer; other expressions are unchanged */
 CExpr *rvalue(Parser *p, CExpr *e) {
-  (void)p;
+  lint_read(p, e);
   CType *t = type_unqual(e->type);
   if (t->kind == TY_ARRAY) {
     mark_address_taken(e);
@@ -295,6 +295,7 @@ static int binop_of(PTok *t, CExprKind *k) {
 }
 
 static CExpr *make_binary(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos) {
+  lint_binary(p, k, a, b, pos);
   switch (k) {
   case EX_ADD: case EX_SUB:
     return add_expr(p, k, a, b, pos);
@@ -430,6 +431,7 @@ CExpr *parse_assign(Parser *p) {
     CPos pos = next(p)->pos;
     CExpr *rhs = parse_assign(p);
     check_lvalue(p, lhs, "left operand of assignment");
+    if (lhs->kind == EX_VAR) lhs->obj->nsets++;
     CExpr *e = binary(EX_ASSIGN, lhs, assign_convert(p, rhs, lhs->type, "assignment"), lhs->type, pos);
     return e;
   }
@@ -553,6 +555,7 @@ static CExpr *parse_unary(Parser *p) {
       const char *label = ident(p);
       CExpr *e = new_expr(EX_LABEL_ADDR, type_ptr(ty_void), pos);
       e->label = label;
+      if (label) lint_label_used(p, label);
       e->obj = p->fn; /* the function whose label it is */
       if (!p->fn) perror_at(p, pos, "taking the address of label '%s' outside a function", label);
       return e;
@@ -603,7 +606,9 @@ static CExpr *parse_unary(Parser *p) {
         }
         return sizeof_type(p, ty, pos);
       }
+      p->unevaluated++;
       CExpr *e = parse_unary(p);
+      p->unevaluated--;
       if (e->kind == EX_MEMBER && e->member->bit_width >= 0) perror_at(p, pos, "'sizeof' applied to a bit-field");
       return sizeof_type(p, e->type, pos);
     }
@@ -615,7 +620,9 @@ static CExpr *parse_unary(Parser *p) {
         ty = parse_type_name(p);
         expect(p, ")");
       } else {
+        p->unevaluated++;
         CExpr *e = parse_unary(p);
+        p->unevaluated--;
         ty = e->type;
         if (e->kind == EX_VAR && e->obj->align > type_unqual(ty)->align) return new_int(e->obj->align, ty_ulong, pos);
       }
@@ -718,6 +725,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
     if (o->is_function && !strcmp(name, "alloca") && is_punct(tok(p), "("))
       return parse_builtin_call(p, "__builtin_alloca", pos);
     o->is_referenced = true;
+    o->nrefs++;
     CExpr *e = new_expr(EX_VAR, o->type, pos);
     e->obj = o;
     e->is_lvalue = !o->is_function;
@@ -799,7 +807,9 @@ static CExpr *generic_selection(Parser *p, CPos pos) {
 
 static CExpr *statement_expr(Parser *p, CPos pos) {
   if (!p->fn) perror_at(p, pos, "braced-group within expression allowed only inside a function");
+  p->stmt_expr_depth++;
   CStmt *body = parse_compound(p);
+  p->stmt_expr_depth--;
   CExpr *e = new_expr(EX_STMT_EXPR, ty_void, pos);
   e->body = body;
   /* the value is that of the last expression statement */
@@ -847,6 +857,7 @@ static CExpr *parse_primary(Parser *p) {
       if (is_punct(tok(p), "{")) return statement_expr(p, pos);
       CExpr *e = parse_expr(p);
       expect(p, ")");
+      e->parens = true;
       return e;
     }
     break;
@@ -859,6 +870,7 @@ static CExpr *parse_primary(Parser *p) {
 }
 
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos) {
+  lint_format(p, fn, args);
   fn = rvalue(p, fn);
   CType *ft = type_unqual(fn->type);
   if (ft->kind == TY_PTR) ft = type_unqual(ft->base);

@@ -63,7 +63,9 @@ static void usage(void) {
   puts("usage: kitcc [options] file...\n"
        "  -c -S -E -o FILE -O0..3 -Os -g -I DIR -D NAME[=V] -U NAME -include FILE\n"
        "  -std=c99|c11|c17|gnu99|gnu11|gnu17 -fPIC -shared -static -l LIB -L DIR -Wl,...\n"
-       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report\n"
+       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report -fsyntax-only -fwrapv\n"
+       "  -Wall -Wextra -Wname -Wno-name -Werror[=name] -w -v -### @FILE\n"
+       "  -dumpversion -dumpmachine -print-file-name=X -print-prog-name=X --print-sanitizer-link-flags\n"
        "  -fsanitize=address[,...] -fsanitize-recover=address (UBSan and coverage names are parsed)");
 }
 
@@ -447,7 +449,8 @@ static int compile(const Options *o, const char *src, const char *out) {
   CUnit *u = c_parse(pp, &diag, &popt);
   phase_done(&clk, "preprocess+parse");
   int rc = 0;
-  if (cpp_errors(pp) || diag.errors) {
+  /* warnings made errors still let the lowering give its own (-Wreturn-type) */
+  if (cpp_errors(pp) || diag.errors > diag.warn_errors) {
     rc = 1;
     goto done;
   }
@@ -455,8 +458,9 @@ static int compile(const Options *o, const char *src, const char *out) {
   CLowerOptions lopt = {.debug_info = o->debug, .opt_level = o->opt_level, .pic = o->pic, .wrapv = o->wrapv};
   KitCgModule *m = c_lower(u, &diag, &lopt);
   phase_done(&clk, "lower to CG");
-  if (!m) {
+  if (!m || diag.errors) {
     rc = 1;
+    if (m) kit_cg_module_free(m);
     goto done;
   }
   if (o->san.sanitize || o->san.coverage) {

@@ -199,6 +199,7 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
     parse_declaration(p, NULL);
     if (p->pos == before) next(p); /* never loop on a token nothing consumes */
   }
+  lint_unit_end(p);
   p->unit->errors = diag->errors;
   free(p->toks);
   return p->unit;

@@ -123,6 +123,7 @@ typedef struct PPEvent {
 
 struct CPP {
   CPPOptions opt;
+  bool lex_system;       /* the file being read was found in a system directory: no lexer warnings */
   ArenaBlock *arena;
   SrcFile **files;
   size_t nfiles, capfiles;

@@ -60,6 +60,7 @@ struct CParam {
   const char *name;
   CType *type;        /* adjusted: arrays and functions become pointers */
   CPos pos;
+  bool unused;        /* __attribute__((unused)) */
 };
 
 struct CType {
