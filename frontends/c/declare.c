@@ -297,6 +297,7 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
       perror_at(p, pos, "cleanup argument not a function");
     else
       o->cleanup_fn = f->obj;
+    if (f && f->kind == SYM_OBJ) f->obj->nrefs++; /* a use of the function (-Wunused-function) */
   }
   Sym *prev = scope_find_here(p, name);
   if (prev) perror_at(p, pos, "redeclaration of '%s'", name);

@@ -33,11 +33,19 @@ void lint_scope_end(Parser *p, PScope *s) {
   }
 }
 
+static bool is_alias_target(Parser *p, const CObj *o) {
+  for (CObjList *l = p->unit->objs; l; l = l->next)
+    if (l->obj->alias_target && !strcmp(l->obj->alias_target, o->name)) return true;
+  return false;
+}
+
 /* static functions and variables of the unit nothing refers to */
 void lint_unit_end(Parser *p) {
+  if (!c_warn_on(p->diag, W_UNUSED_FUNCTION) && !c_warn_on(p->diag, W_UNUSED_VARIABLE)) return;
   for (CObjList *l = p->unit->objs; l; l = l->next) {
     CObj *o = l->obj;
     if (o->storage != SC_STATIC || o->nrefs || o->attr_used || !named_user_object(o) || o->is_local) continue;
+    if (is_alias_target(p, o)) continue;
     if (o->asm_name && strchr(o->asm_name, '.')) continue; /* a static local */
     if (o->constructor_prio || o->destructor_prio) continue;
     if (o->is_function && o->body && !o->is_inline)

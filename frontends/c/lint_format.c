@@ -50,8 +50,8 @@ static ArgClass expected(const char *len, char conv) {
   bool wide = strchr("jzt", len[0]) && len[0];
   switch (conv) {
   case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
-    return ll ? AC_LLONG : (l || wide) ? AC_LONG : AC_INT;
-  case 'c': return l ? AC_INT : AC_INT;
+    return ll || L ? AC_LLONG : (l || wide) ? AC_LONG : AC_INT; /* glibc takes %Lu as %llu */
+  case 'c': return AC_INT;
   case 's': return l ? AC_WSTR : AC_STR;
   case 'p': return AC_PTR;
   case 'n': return AC_INTPTR;

@@ -33,7 +33,6 @@ static const struct {
     {"__restrict", KW_RESTRICT}, {"__restrict__", KW_RESTRICT}, {"__inline", KW_INLINE},
     {"__inline__", KW_INLINE}, {"__signed", KW_SIGNED}, {"__signed__", KW_SIGNED},
     {"__alignof__", KW_ALIGNOF}, {"__alignof", KW_ALIGNOF}, {"_Alignof", KW_ALIGNOF},
-    /* _FloatN are typedefs glibc makes for compilers without them */
     {"__thread", KW_THREAD_LOCAL}, {"__complex__", KW_COMPLEX}, {"__float128", KW_FLOAT128},
     /* keywords for GNU C 7 and later, which kitcc presents (docs/kitcc.md "Identity") */
     {"_Float32", KW_FLOATN}, {"_Float64", KW_FLOATN}, {"_Float32x", KW_FLOATN}, {"_Float64x", KW_FLOATN},

@@ -187,7 +187,7 @@ static CStmt *asm_stmt(Parser *p, CPos pos) {
           }
         }
       } else if (tok(p)->kind == CT_IDENT) {
-        next(p); /* asm goto labels */
+        lint_label_used(p, next(p)->text); /* asm goto labels */
       } else {
         perror_at(p, tok(p)->pos, "expected an asm operand before '%s'", tok(p)->text);
         skip_to(p, ")");
