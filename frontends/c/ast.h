@@ -119,6 +119,7 @@ struct CExpr {
   int64_t step;       /* pointer arithmetic element size, inc/dec amount */
   int64_t bound;      /* EX_PTRADD array-bounds fact, -1 if none */
   bool implicit;      /* EX_CAST inserted by the parser */
+  bool parens;        /* written in parentheses (-Wparentheses) */
   bool subscript;     /* EX_PTRADD of a[i]: UBSan reports bounds at the array, else at the operator */
   bool is_lvalue;
   void *cg;           /* free for the lowering */
@@ -201,6 +202,7 @@ typedef struct CObjList {
 struct CStmt {
   CStmtKind kind;
   CPos pos;
+  CPos end;           /* ST_BLOCK: its closing brace */
   CExpr *expr, *step;
   CStmt *then, *els, *body, *init;
   CStmtList *stmts;
@@ -234,6 +236,10 @@ struct CObj {
   bool is_inline;
   bool address_taken;      /* & applied, or an array/struct used through a pointer (ASan: escapes) */
   bool is_referenced;
+  bool attr_unused;        /* __attribute__((unused)): no -Wunused-* */
+  uint32_t nrefs, nsets;   /* names of it in expressions; of them, left of a plain '=' (lint.c) */
+  int decl_loop_depth;     /* loops open at its declaration (lint.c: -Wuninitialized) */
+  bool warned_uninit;
   int align;               /* effective alignment (_Alignas / aligned) */
   /* GNU attributes that change code */
   bool attr_weak, attr_used, attr_noinline, attr_always_inline, attr_noreturn, attr_packed;

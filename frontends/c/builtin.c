@@ -4,6 +4,7 @@
  * the prototypes of libc functions that __builtin_<name> forms and implicit
  * declarations should use. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,6 +297,74 @@ static int classify_type(CType *t) {
   }
 }
 
+/* glibc's classification function for x's type (__fpclassify, __isinfl, ...), as
+ * its math.h declares it */
+static CExpr *libm_classify(Parser *p, const char *base, CExpr *x, CPos pos) {
+  CType *t = type_unqual(x->type);
+  if (!type_is_float(t)) t = ty_double;
+  const char *suffix = t->kind == TY_FLOAT ? "f" : t->kind == TY_LDOUBLE ? "l" : "";
+  char fname[32];
+  snprintf(fname, sizeof fname, "%s%s", base, suffix);
+  Sym *y = scope_find(p, fname);
+  CObj *o;
+  if (y && y->kind == SYM_OBJ && y->obj->is_function) {
+    o = y->obj;
+  } else {
+    CParam *q = c_alloc(sizeof *q);
+    q->type = t;
+    o = c_alloc(sizeof *o);
+    o->name = c_strdup(fname);
+    o->type = type_func(ty_int, q, false, false);
+    o->pos = pos;
+    o->is_function = true;
+    o->storage = SC_EXTERN;
+    PScope *saved = p->scope;
+    p->scope = p->file_scope;
+    scope_add(p, o->name, SYM_OBJ)->obj = o;
+    p->scope = saved;
+    add_unit_obj(p, o);
+  }
+  CExpr *fn = new_expr(EX_VAR, o->type, pos);
+  fn->obj = o;
+  CExprList *args = c_alloc(sizeof *args);
+  args->expr = x;
+  return finish_call(p, fn, args, pos);
+}
+
+/* __builtin_fpclassify, __builtin_isnormal, __builtin_isinf_sign (what glibc's
+ * math.h uses for GNU C 4.4 and later): glibc's own __fpclassify and __isinf */
+static CExpr *classify_call(Parser *p, const char *name, CPos pos) {
+  expect(p, "(");
+  CExprList *args = parse_call_args(p);
+  int n = count(args);
+  bool fpc = !strcmp(name, "__builtin_fpclassify");
+  if (n != (fpc ? 6 : 1)) {
+    perror_at(p, pos, "wrong number of arguments to '%s'", name);
+    return new_int(0, ty_int, pos);
+  }
+  if (fpc) {
+    /* glibc's FP_NAN, FP_INFINITE, FP_NORMAL, FP_SUBNORMAL, FP_ZERO: what __fpclassify returns */
+    static const int64_t glibc_order[5] = {0, 1, 4, 3, 2};
+    CExprList *a = args;
+    for (int k = 0; k < 5; k++, a = a->next) {
+      int64_t v;
+      if (!c_eval_int(a->expr, &v) || v != glibc_order[k]) {
+        perror_at(p, pos, "__builtin_fpclassify with other values than glibc's FP_* is not supported by kitcc");
+        return new_int(0, ty_int, pos);
+      }
+    }
+    args = a;
+  }
+  CExpr *x = rvalue(p, args->expr);
+  if (!strcmp(name, "__builtin_isinf_sign")) return libm_classify(p, "__isinf", x, pos);
+  CExpr *c = libm_classify(p, "__fpclassify", x, pos);
+  if (fpc) return c;
+  CExpr *e = new_expr(EX_EQ, ty_int, pos);
+  e->lhs = c;
+  e->rhs = new_int(4, ty_int, pos); /* FP_NORMAL */
+  return e;
+}
+
 CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
   if (strncmp(name, "__builtin_", 10) && strncmp(name, "__atomic_", 9) && strncmp(name, "__sync_", 7)) return NULL;
   CExpr *v = vector_builtin_call(p, name, pos);
@@ -348,6 +417,8 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     return nan_or_inf(p, name, pos);
   }
   if (is_complex_function(name, NULL)) return complex_builtin(p, name, pos);
+  if (!strcmp(name, "__builtin_fpclassify") || !strcmp(name, "__builtin_isnormal") || !strcmp(name, "__builtin_isinf_sign"))
+    return classify_call(p, name, pos);
   for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
     const BI *b = &builtins[i];
     if (strcmp(b->name, name)) continue;

@@ -7,6 +7,9 @@
 #include "kit/cg.h"
 #include "ast.h"
 #include "token.h"
+#include "warn.h"
+
+#include <stdarg.h>
 
 /* ---- diagnostics (diag.c) ------------------------------------------------------
  * "file:line:col: error: message", then the source line and a caret, as gcc
@@ -15,12 +18,18 @@ typedef struct CDiag {
   CPP *pp;        /* for file names and source lines */
   FILE *out;
   int errors, warnings;
-  bool werror, no_warnings;
+  int warn_errors;                /* of the errors, warnings made errors by -Werror */
+  bool werror, no_warnings;       /* without flags */
   bool fatal;     /* a fatal error ended the unit: later diagnostics are dropped */
+  const CWarnFlags *flags;        /* -W options (warn.h); NULL: gcc's defaults */
 } CDiag;
 
 void c_error(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* a warning gcc gives without a name; c_warn, one with its -Wname */
 void c_warning(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void c_warn(CDiag *d, CWarnId id, CPos pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+bool c_warn_on(const CDiag *d, CWarnId id);
+void c_emit_suffixed(CDiag *d, CPos pos, const char *kind, const char *suffix, const char *fmt, va_list ap);
 void c_note(CDiag *d, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* an error after which the unit is not worth reading on (its notes go with it) */
 void c_fatal(CDiag *d, CPos pos, const char *note, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

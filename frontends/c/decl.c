@@ -251,6 +251,7 @@ void apply_attrs(CObj *o, const Attrs *a) {
   if (a->aligned > o->align) o->align = a->aligned;
   o->attr_weak |= a->weak;
   o->attr_used |= a->used;
+  o->attr_unused |= a->is_unused;
   o->attr_noinline |= a->noinline;
   o->attr_always_inline |= a->always_inline;
   o->attr_noreturn |= a->noreturn;
@@ -510,7 +511,9 @@ static CType *typeof_spec(Parser *p, bool unqual) {
   if (is_typename(p, tok(p))) {
     t = parse_type_name(p);
   } else {
+    p->unevaluated++;
     CExpr *e = parse_expr(p);
+    p->unevaluated--;
     t = e->type;
     /* a bitfield's declared type; arrays stay arrays */
     if (e->kind == EX_MEMBER && e->member && e->member->bit_width >= 0) t = e->member->type;
@@ -773,6 +776,7 @@ static CParam *param_list(Parser *p, bool *variadic, bool *old_style) {
     q->name = name;
     q->type = t;
     q->pos = pos;
+    q->unused = a.is_unused;
     tail = tail->next = q;
     if (name) {
       CObj *o = c_alloc(sizeof *o);

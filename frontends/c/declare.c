@@ -276,6 +276,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   for (CParam *q = ft->params; q; q = q->next, i++) {
     CObj *po = param_local(p, q);
     po->is_param = true;
+    po->attr_unused = q->unused;
     if (q->name && declared && declared[i]) {
       /* a K&R parameter narrower than its promotion: a local of the declared type */
       CObj *lo = new_local(p, q->name, declared[i], q->pos);
@@ -304,6 +305,7 @@ static void function_definition(Parser *p, CObj *o, CType *t, CPos pos) {
   }
   for (CParam *q = ft->params; q; q = q->next) param_vla_lengths(p, q, &ntail);
   o->body = parse_compound(p);
+  lint_function_end(p);
   if (narrowed) {
     *ntail = o->body->stmts;
     o->body->stmts = narrowed;
@@ -415,6 +417,7 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
   }
   CObj *o = new_local(p, name, t, pos);
   if (asm_label && ds->storage == SC_REGISTER) o->asm_name = asm_label; /* register T x asm("reg"): asm.c */
+  o->decl_loop_depth = p->loop_depth;
   o->align = ds->align;
   apply_attrs(o, a);
   if (a->cleanup) {
@@ -423,9 +426,11 @@ static void declare_local(Parser *p, const DeclSpec *ds, const char *name, CType
       perror_at(p, pos, "cleanup argument not a function");
     else
       o->cleanup_fn = f->obj;
+    if (f && f->kind == SYM_OBJ) f->obj->nrefs++; /* a use of the function (-Wunused-function) */
   }
   Sym *prev = scope_find_here(p, name);
   if (prev) perror_at(p, pos, "redeclaration of '%s'", name);
+  else lint_shadow(p, name, pos);
   scope_add(p, name, SYM_OBJ)->obj = o;
   if (!ds->type) {
     if (!accept(p, "=")) {
@@ -494,7 +499,7 @@ void parse_declaration(Parser *p, CStmtList ***out) {
       skip_to(p, ";");
       return;
     }
-    pwarn_at(p, start, "type defaults to 'int' in declaration of '%s'", tok(p)->text);
+    pwarn_w(p, W_IMPLICIT_INT, start, "type defaults to 'int' in declaration of '%s'", tok(p)->text);
   }
   if (accept(p, ";")) return;
   for (bool first = true;; first = false) {

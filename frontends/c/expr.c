@@ -65,7 +65,7 @@ void mark_address_taken(CExpr *e) {
 
 /* array -> pointer, function -> pointer; other expressions are unchanged */
 CExpr *rvalue(Parser *p, CExpr *e) {
-  (void)p;
+  lint_read(p, e);
   CType *t = type_unqual(e->type);
   if (t->kind == TY_ARRAY) {
     mark_address_taken(e);
@@ -152,17 +152,17 @@ CExpr *assign_convert(Parser *p, CExpr *e, CType *to, const char *what) {
     if (f->kind == TY_PTR) {
       CType *fb = type_unqual(f->base), *tb = type_unqual(t->base);
       if (fb->kind != TY_VOID && tb->kind != TY_VOID && !type_compatible(fb, tb))
-        pwarn_at(p, e->pos, "incompatible pointer types %s", what);
+        pwarn_w(p, W_INCOMPATIBLE_POINTER_TYPES, e->pos, "incompatible pointer types %s", what);
       else if ((f->base->quals & ~t->base->quals) & (Q_CONST | Q_VOLATILE))
-        pwarn_at(p, e->pos, "%s discards qualifiers from pointer target type", what);
+        pwarn_w(p, W_DISCARDED_QUALIFIERS, e->pos, "%s discards qualifiers from pointer target type", what);
     } else if (type_is_integer(f) && !is_null_ptr_const(e)) {
-      pwarn_at(p, e->pos, "%s makes pointer from integer without a cast", what);
+      pwarn_w(p, W_INT_CONVERSION, e->pos, "%s makes pointer from integer without a cast", what);
     } else if (!type_is_integer(f) && f->kind != TY_PTR) {
       perror_at(p, e->pos, "incompatible types when %s", what);
       return e;
     }
   } else if (type_is_integer(t) && f->kind == TY_PTR) {
-    if (t->kind != TY_BOOL) pwarn_at(p, e->pos, "%s makes integer from pointer without a cast", what);
+    if (t->kind != TY_BOOL) pwarn_w(p, W_INT_CONVERSION, e->pos, "%s makes integer from pointer without a cast", what);
   } else if ((t->kind == TY_STRUCT || t->kind == TY_UNION) && !type_compatible(f, t)) {
     perror_at(p, e->pos, "incompatible types when %s", what);
     return e;
@@ -300,6 +300,7 @@ static int binop_of(PTok *t, CExprKind *k) {
 
 static CExpr *make_binary(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos) {
   if (vector_type(a->type) || vector_type(b->type)) return vector_binary(p, k, a, b, pos);
+  lint_binary(p, k, a, b, pos);
   switch (k) {
   case EX_ADD: case EX_SUB:
     return add_expr(p, k, a, b, pos);
@@ -454,6 +455,7 @@ static CExpr *assign_expr(Parser *p) {
     CPos pos = next(p)->pos;
     CExpr *rhs = parse_assign(p);
     check_lvalue(p, lhs, "left operand of assignment");
+    if (lhs->kind == EX_VAR) lhs->obj->nsets++;
     CExpr *e = binary(EX_ASSIGN, lhs, assign_convert(p, rhs, lhs->type, "assignment"), lhs->type, pos);
     return e;
   }
@@ -628,6 +630,7 @@ static CExpr *unary_expr(Parser *p) {
       const char *label = ident(p);
       CExpr *e = new_expr(EX_LABEL_ADDR, type_ptr(ty_void), pos);
       e->label = label;
+      if (label) lint_label_used(p, label);
       e->obj = p->fn; /* the function whose label it is */
       if (!p->fn) perror_at(p, pos, "taking the address of label '%s' outside a function", label);
       return e;
@@ -682,7 +685,9 @@ static CExpr *unary_expr(Parser *p) {
         }
         return sizeof_type(p, ty, pos);
       }
+      p->unevaluated++;
       CExpr *e = parse_unary(p);
+      p->unevaluated--;
       if (e->kind == EX_MEMBER && e->member->bit_width >= 0) perror_at(p, pos, "'sizeof' applied to a bit-field");
       return sizeof_type(p, e->type, pos);
     }
@@ -694,7 +699,9 @@ static CExpr *unary_expr(Parser *p) {
         ty = parse_type_name(p);
         expect(p, ")");
       } else {
+        p->unevaluated++;
         CExpr *e = parse_unary(p);
+        p->unevaluated--;
         ty = e->type;
         if (e->kind == EX_VAR && e->obj->align > type_unqual(ty)->align) return new_int(e->obj->align, ty_ulong, pos);
       }
@@ -798,6 +805,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
     if (o->is_function && !strcmp(name, "alloca") && is_punct(tok(p), "("))
       return parse_builtin_call(p, "__builtin_alloca", pos);
     o->is_referenced = true;
+    o->nrefs++;
     CExpr *e = new_expr(EX_VAR, o->type, pos);
     e->obj = o;
     e->is_lvalue = !o->is_function;
@@ -819,7 +827,7 @@ static CExpr *identifier(Parser *p, PTok *t) {
     if (b) return b;
     CType *proto = libc_prototype(name);
     if (!proto) {
-      pwarn_at(p, pos, "implicit declaration of function '%s'", name);
+      pwarn_w(p, W_IMPLICIT_FUNCTION_DECLARATION, pos, "implicit declaration of function '%s'", name);
       proto = type_func(ty_int, NULL, false, true);
     }
     CObj *o = c_alloc(sizeof *o);
@@ -880,7 +888,9 @@ static CExpr *generic_selection(Parser *p, CPos pos) {
 
 static CExpr *statement_expr(Parser *p, CPos pos) {
   if (!p->fn) perror_at(p, pos, "braced-group within expression allowed only inside a function");
+  p->stmt_expr_depth++;
   CStmt *body = parse_compound(p);
+  p->stmt_expr_depth--;
   CExpr *e = new_expr(EX_STMT_EXPR, ty_void, pos);
   e->body = body;
   /* the value is that of the last expression statement */
@@ -928,6 +938,7 @@ static CExpr *parse_primary(Parser *p) {
       if (is_punct(tok(p), "{")) return statement_expr(p, pos);
       CExpr *e = parse_expr(p);
       expect(p, ")");
+      e->parens = true;
       return e;
     }
     break;
@@ -941,6 +952,7 @@ static CExpr *parse_primary(Parser *p) {
 
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos) {
   CObj *direct = fn->kind == EX_VAR ? fn->obj : NULL;
+  lint_format(p, fn, args);
   fn = rvalue(p, fn);
   CType *ft = type_unqual(fn->type);
   if (ft->kind == TY_PTR) ft = type_unqual(ft->base);

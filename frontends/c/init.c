@@ -152,11 +152,15 @@ static int64_t init_members(Parser *p, Init *I, CType *t, int64_t off, bool brac
   Pos pos = {0};
   int64_t max_index = -1;
   if (u->kind == TY_STRUCT || u->kind == TY_UNION) pos.member = first_member(u);
-  bool first = true;
+  bool first = true, designators = false;
+  int count = 0;
+  bool zero = is_punct(peek(p, 1), "}") && !strcmp(tok(p)->text, "0");
   for (;;) {
     if (is_punct(tok(p), "}") || at_eof(p)) break;
+    count++;
     if (designator_start(p)) {
       if (!braced) break; /* designators belong to the enclosing braced list */
+      designators = true;
       designated(p, I, t, off, &pos, &max_index);
     } else {
       bool full = u->kind == TY_ARRAY ? (u->len >= 0 && pos.index >= u->len)
@@ -198,6 +202,11 @@ static int64_t init_members(Parser *p, Init *I, CType *t, int64_t off, bool brac
       if (full) break;
     }
     if (!accept(p, ",")) break;
+  }
+  if (braced && u->kind == TY_STRUCT && !designators && count && !zero && pos.member && pos.member->name) {
+    char tn[128];
+    type_spell(t, tn, sizeof tn);
+    pwarn_w(p, W_MISSING_FIELD_INITIALIZERS, tok(p)->pos, "missing initializer for field '%s' of '%s'", pos.member->name, tn);
   }
   return max_index + 1;
 }

@@ -2,6 +2,7 @@
  * each C input preprocess -> parse -> lower to CG -> passes -> LLVM object,
  * and finally link everything through the system gcc driver. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cc.h"
+#include "kitcc_args.h"
 #include "kit/cg_exec.h"
 #include "kit/passes.h"
 
@@ -31,15 +33,25 @@ static void push(StrVec *s, const char *x) {
 typedef struct Options {
   StrVec inputs;         /* files in order (.c, .o, .a, .so, -l) for the link */
   StrVec c_inputs;
+  StrVec asm_inputs;     /* .s, .S: assembled by gcc */
+  StrVec unknown_warnings; /* -Wname kitcc does not know: a warning, as clang gives */
+  StrVec cc_args;        /* the options of each file's compile, for -v and -### */
   StrVec includes, quotes, isystem, defines, undefs, forced;
   StrVec link_args;      /* -L, -l, -Wl, -static, -shared, -pthread, ... in order */
   const char *output;
   bool compile_only, asm_only, preprocess_only, emit_cg, emit_llvm;
-  bool debug, pic, no_warnings, werror, nostdinc, verbose, time_report;
+  bool debug, pic, nostdinc, verbose, time_report;
+  bool dry_run;          /* -###: print the commands, run none */
+  bool version;          /* --version */
+  bool syntax_only;      /* -fsyntax-only */
+  bool wrapv;            /* -fwrapv: signed overflow wraps */
+  bool no_line_markers;  /* -P */
+  const char *query;     /* -dumpversion, -print-*: answered instead of compiling */
+  CWarnFlags warn;
   int opt_level;
   int omit_fp;           /* -f[no-]omit-frame-pointer: 1, 0; -1 = at -O1 and up without sanitizers */
   int gnu89_inline;      /* -f[no-]gnu89-inline: 1, 0; -1 = as the -std= (gnu89 semantics before C99) */
-  bool wrapv, instrument_functions; /* -fwrapv, -finstrument-functions */
+  bool instrument_functions; /* -finstrument-functions */
   int bracket_depth;     /* -fbracket-depth=N; 0 = the parser's default */
   long std_version;
   bool gnu;
@@ -54,7 +66,9 @@ static void usage(void) {
   puts("usage: kitcc [options] file...\n"
        "  -c -S -E -o FILE -O0..3 -Os -g -I DIR -D NAME[=V] -U NAME -include FILE\n"
        "  -std=c99|c11|c17|gnu99|gnu11|gnu17 -fPIC -shared -static -l LIB -L DIR -Wl,...\n"
-       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report\n"
+       "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report -fsyntax-only -fwrapv\n"
+       "  -Wall -Wextra -Wname -Wno-name -Werror[=name] -w -v -### @FILE\n"
+       "  -dumpversion -dumpmachine -print-file-name=X -print-prog-name=X --print-sanitizer-link-flags\n"
        "  -fsanitize=address[,...] -fsanitize-recover=address (UBSan and coverage names are parsed)");
 }
 
@@ -73,6 +87,207 @@ static const char *arg_value(int argc, char **argv, int *i, const char *flag) {
   return argv[++*i];
 }
 
+static void bad_option(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void bad_option(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "kitcc: error: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+static void parse_std(Options *o, const char *a) {
+  const char *s = a + 5;
+  static const struct {
+    const char *name;
+    long version;
+    bool gnu;
+  } stds[] = {
+    {"c89", 199409, false}, {"c90", 199409, false}, {"iso9899:1990", 199409, false},
+    {"iso9899:199409", 199409, false}, {"gnu89", 199409, true}, {"gnu90", 199409, true},
+    {"c99", 199901, false}, {"c9x", 199901, false}, {"iso9899:1999", 199901, false},
+    {"iso9899:199x", 199901, false}, {"gnu99", 199901, true}, {"gnu9x", 199901, true},
+    {"c11", 201112, false}, {"c1x", 201112, false}, {"iso9899:2011", 201112, false},
+    {"gnu11", 201112, true}, {"gnu1x", 201112, true}, {"c17", 201710, false}, {"c18", 201710, false},
+    {"iso9899:2017", 201710, false}, {"iso9899:2018", 201710, false}, {"gnu17", 201710, true},
+    {"gnu18", 201710, true},
+  };
+  for (size_t i = 0; i < sizeof stds / sizeof *stds; i++)
+    if (!strcmp(s, stds[i].name)) {
+      o->std_version = stds[i].version;
+      o->gnu = stds[i].gnu;
+      return;
+    }
+  if (!strncmp(s, "c++", 3) || !strncmp(s, "gnu++", 5)) bad_option("invalid argument '%s' not allowed with 'C'", a);
+  if (!strcmp(s, "c2x") || !strcmp(s, "gnu2x") || !strcmp(s, "c23") || !strcmp(s, "gnu23"))
+    bad_option("'%s': kitcc implements C89 to C17, not C23", a);
+  bad_option("invalid value in '%s' (kitcc takes c89, c99, c11, c17 and their gnu variants)", a);
+}
+
+static void parse_lang(Options *o, const char *x) {
+  if (!strcmp(x, "c") || !strcmp(x, "none") || !strcmp(x, "assembler") || !strcmp(x, "assembler-with-cpp"))
+    o->lang = !strcmp(x, "none") ? NULL : x;
+  else
+    bad_option("language not recognized: '%s'", x);
+}
+
+static void parse_machine(Options *o, const char *a) {
+  (void)o;
+  if (!strcmp(a, "-m32") || !strcmp(a, "-mx32") || !strcmp(a, "-m16"))
+    bad_option("'%s': kitcc targets x86_64 (LP64) only", a);
+  if (!strncmp(a, "-march=", 7) && !kitcc_known_cpu(a + 7)) bad_option("unknown target CPU '%s'", a + 7);
+  if (!strncmp(a, "-march=", 7) || kitcc_ignored_option(a)) return;
+  bad_option("unknown argument: '%s'", a);
+}
+
+/* the queries build systems ask (-dumpversion, -print-*): answered before any input is needed */
+static bool parse_query(Options *o, const char *a) {
+  if (!strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") || !strcmp(a, "-dumpmachine") ||
+      !strcmp(a, "--print-sanitizer-link-flags") || !strncmp(a, "-print-", 7) || !strncmp(a, "--print-", 8)) {
+    if (!o->query) o->query = a;
+    return true;
+  }
+  return false;
+}
+
+/* link-time options, kept in order for gcc */
+static bool parse_link_option(Options *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  static const char *const alone[] = {"-static", "-shared", "-pthread", "-rdynamic", "-pie", "-no-pie",
+                                      "-nostdlib", "-nostartfiles", "-nodefaultlibs", "-nolibc",
+                                      "-static-pie", "-symbolic"};
+  static const char *const with_arg[] = {"-Xlinker", "-z", "-u", "-T", "-e"};
+  bool known = !strncmp(a, "-Wl,", 4) || !strncmp(a, "-fuse-ld=", 9) || !strncmp(a, "-B", 2);
+  for (size_t k = 0; k < sizeof alone / sizeof *alone; k++) known |= !strcmp(a, alone[k]);
+  bool takes = false;
+  for (size_t k = 0; k < sizeof with_arg / sizeof *with_arg; k++) takes |= !strcmp(a, with_arg[k]);
+  if (!known && !takes) return false;
+  push(&o->link_args, a);
+  if (takes) push(&o->link_args, arg_value(argc, argv, i, a));
+  if (!strcmp(a, "-B") && !a[2]) push(&o->link_args, arg_value(argc, argv, i, a));
+  if (!strcmp(a, "-pthread")) push(&o->defines, "_REENTRANT");
+  return true;
+}
+
+static bool parse_preprocessor_option(Options *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  if (!strncmp(a, "-I", 2)) push(&o->includes, arg_value(argc, argv, i, "-I"));
+  else if (!strcmp(a, "-iquote")) push(&o->quotes, arg_value(argc, argv, i, "-iquote"));
+  else if (!strcmp(a, "-isystem") || !strcmp(a, "-idirafter")) push(&o->isystem, arg_value(argc, argv, i, a));
+  else if (!strncmp(a, "-D", 2)) push(&o->defines, arg_value(argc, argv, i, "-D"));
+  else if (!strncmp(a, "-U", 2)) push(&o->undefs, arg_value(argc, argv, i, "-U"));
+  else if (!strcmp(a, "-include") || !strcmp(a, "-imacros")) push(&o->forced, arg_value(argc, argv, i, a));
+  else if (!strcmp(a, "-nostdinc")) o->nostdinc = true;
+  else if (!strcmp(a, "-P")) o->no_line_markers = true;
+  else if (!strcmp(a, "-MD")) o->md = true;
+  else if (!strcmp(a, "-MMD")) o->mmd = true;
+  else if (!strcmp(a, "-MP")) o->mp = true;
+  else if (!strcmp(a, "-M")) o->m_only = true;
+  else if (!strcmp(a, "-MM")) o->mm_only = true;
+  else if (!strcmp(a, "-MF")) o->mf = arg_value(argc, argv, i, "-MF");
+  else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) o->mt = arg_value(argc, argv, i, a);
+  else return false;
+  return true;
+}
+
+static void parse_input(Options *o, const char *a) {
+  bool c = !strcmp(a, "-") || has_suffix(a, ".c") || has_suffix(a, ".i") || (o->lang && !strcmp(o->lang, "c"));
+  bool as = !c && (has_suffix(a, ".s") || has_suffix(a, ".S") || (o->lang && strncmp(o->lang, "c", 1)));
+  if (c) push(&o->c_inputs, a);
+  if (as) push(&o->asm_inputs, a);
+  push(&o->inputs, a);
+}
+
+static void parse_arg(Options *o, int argc, char **argv, int *ip);
+
+/* -Wp,A,B: preprocessor options, split at the commas */
+static void parse_wp(Options *o, const char *a) {
+  char *copy = strdup(a + 4);
+  char *words[64];
+  int n = 1;
+  words[0] = "kitcc";
+  for (char *w = strtok(copy, ","); w && n < 63; w = strtok(NULL, ",")) words[n++] = w;
+  words[n] = NULL;
+  for (int k = 1; k < n; k++) parse_arg(o, n, words, &k);
+}
+
+static void parse_arg(Options *o, int argc, char **argv, int *ip) {
+  int i = *ip;
+  const char *a = argv[i];
+  if (a[0] != '-' || !strcmp(a, "-")) parse_input(o, a);
+  else if (!strcmp(a, "-c")) o->compile_only = true;
+  else if (!strcmp(a, "-S")) o->asm_only = true;
+  else if (!strcmp(a, "-E")) o->preprocess_only = true;
+  else if (!strcmp(a, "-fsyntax-only")) o->syntax_only = true;
+  else if (!strcmp(a, "-emit-cg")) o->emit_cg = true;
+  else if (!strcmp(a, "-emit-llvm")) o->emit_llvm = true;
+  else if (!strncmp(a, "-o", 2)) o->output = arg_value(argc, argv, &i, "-o");
+  else if (!strncmp(a, "-O", 2)) o->opt_level = a[2] == 's' || a[2] == 'z' ? 2 : a[2] == 'g' ? 1 : a[2] ? (a[2] >= '0' && a[2] <= '3' ? a[2] - '0' : 3) : 1;
+  else if (!strncmp(a, "-g", 2)) o->debug = strcmp(a, "-g0") != 0;
+  else if (parse_preprocessor_option(o, argc, argv, &i)) {
+  } else if (!strncmp(a, "-std=", 5)) parse_std(o, a);
+  else if (!strcmp(a, "-ansi")) {
+    o->gnu = false;
+    o->std_version = 199409;
+  } else if (!strncmp(a, "-x", 2)) parse_lang(o, arg_value(argc, argv, &i, "-x"));
+  else if (!strncmp(a, "-Wp,", 4)) parse_wp(o, a);
+  else if (!strcmp(a, "-w") || !strncmp(a, "-pedantic", 9) || (!strncmp(a, "-W", 2) && strncmp(a, "-Wl,", 4) && strncmp(a, "-Wa,", 4))) {
+    if (!c_warn_option(&o->warn, a)) push(&o->unknown_warnings, a);
+  } else if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic") || !strcmp(a, "-fPIE") || !strcmp(a, "-fpie")) o->pic = true;
+  else if (!strcmp(a, "-fno-PIC") || !strcmp(a, "-fno-pic") || !strcmp(a, "-fno-PIE") || !strcmp(a, "-fno-pie")) o->pic = false;
+  else if (!strcmp(a, "-v")) o->verbose = true;
+  else if (!strcmp(a, "-###")) o->dry_run = o->verbose = true;
+  else if (!strcmp(a, "-ftime-report")) o->time_report = true;
+  else if (!strcmp(a, "-fomit-frame-pointer")) o->omit_fp = 1;
+  else if (!strcmp(a, "-fno-omit-frame-pointer")) o->omit_fp = 0;
+  else if (!strcmp(a, "-fwrapv") || !strcmp(a, "-fno-strict-overflow")) o->wrapv = true;
+  else if (!strcmp(a, "-fno-wrapv") || !strcmp(a, "-fstrict-overflow")) o->wrapv = false;
+  else if (!strcmp(a, "-fgnu89-inline")) o->gnu89_inline = 1;
+  else if (!strcmp(a, "-fno-gnu89-inline")) o->gnu89_inline = 0;
+  else if (!strcmp(a, "-finstrument-functions")) o->instrument_functions = true;
+  else if (!strncmp(a, "-fbracket-depth=", 16)) {
+    char *end;
+    long n = strtol(a + 16, &end, 10);
+    if (*end || end == a + 16 || n <= 0 || n > 1000000) {
+      fprintf(stderr, "kitcc: error: invalid value '%s' in '%s'\n", a + 16, a);
+      exit(1);
+    }
+    o->bracket_depth = (int)n;
+  } else if (!strcmp(a, "--help")) {
+    usage();
+    exit(0);
+  } else if (!strcmp(a, "--version")) o->version = true;
+  else if (parse_query(o, a)) {
+  } else if (!strncmp(a, "-l", 2) || !strncmp(a, "-L", 2)) {
+    if (!a[2] && i + 1 < argc) {
+      char *j = malloc(strlen(argv[i + 1]) + 3);
+      sprintf(j, "%s%s", a, argv[++i]);
+      push(&o->inputs, j);
+    } else {
+      push(&o->inputs, a);
+    }
+  } else if (parse_link_option(o, argc, argv, &i)) {
+  } else if (!strncmp(a, "-fsanitize", 10) || !strncmp(a, "-fno-sanitize", 13)) {
+    char err[256];
+    if (kit_sanitize_parse_arg(&o->san, a, err, sizeof err) < 0) {
+      fprintf(stderr, "kitcc: error: %s\n", err);
+      exit(1);
+    }
+  } else if (!strncmp(a, "-m", 2)) parse_machine(o, a);
+  else if (!kitcc_ignored_option(a)) bad_option("unknown argument: '%s'", a);
+  *ip = i;
+}
+
+/* an option that the compile of each file takes (-v and -### print them) */
+static bool compile_option(const char *a) {
+  static const char *const driver[] = {"-c", "-S", "-E", "-v", "-###", "-emit-cg", "-emit-llvm", "-fsyntax-only"};
+  for (size_t k = 0; k < sizeof driver / sizeof *driver; k++)
+    if (!strcmp(a, driver[k])) return false;
+  return strncmp(a, "-o", 2) && strncmp(a, "-x", 2) && strncmp(a, "-M", 2);
+}
+
 static void parse_args(int argc, char **argv, Options *o) {
   o->std_version = 201710;
   o->gnu = true;
@@ -80,107 +295,13 @@ static void parse_args(int argc, char **argv, Options *o) {
   o->omit_fp = -1;
   o->gnu89_inline = -1;
   kit_pass_options_init(&o->san);
+  c_warn_flags_init(&o->warn);
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (a[0] != '-' || !strcmp(a, "-")) {
-      if (!strcmp(a, "-") || has_suffix(a, ".c") || (o->lang && !strcmp(o->lang, "c")) || has_suffix(a, ".i")) {
-        push(&o->c_inputs, a);
-        push(&o->inputs, a);
-      } else {
-        push(&o->inputs, a);
-      }
-      continue;
-    }
-    if (!strcmp(a, "-c")) o->compile_only = true;
-    else if (!strcmp(a, "-S")) o->asm_only = true;
-    else if (!strcmp(a, "-E")) o->preprocess_only = true;
-    else if (!strcmp(a, "-emit-cg")) o->emit_cg = true;
-    else if (!strcmp(a, "-emit-llvm")) o->emit_llvm = true;
-    else if (!strncmp(a, "-o", 2)) o->output = arg_value(argc, argv, &i, "-o");
-    else if (!strncmp(a, "-O", 2)) o->opt_level = a[2] == 's' || a[2] == 'z' ? 2 : a[2] ? (a[2] >= '0' && a[2] <= '3' ? a[2] - '0' : 3) : 1;
-    else if (!strncmp(a, "-g", 2)) o->debug = strcmp(a, "-g0") != 0;
-    else if (!strncmp(a, "-I", 2)) push(&o->includes, arg_value(argc, argv, &i, "-I"));
-    else if (!strcmp(a, "-iquote")) push(&o->quotes, arg_value(argc, argv, &i, "-iquote"));
-    else if (!strcmp(a, "-isystem")) push(&o->isystem, arg_value(argc, argv, &i, "-isystem"));
-    else if (!strncmp(a, "-D", 2)) push(&o->defines, arg_value(argc, argv, &i, "-D"));
-    else if (!strncmp(a, "-U", 2)) push(&o->undefs, arg_value(argc, argv, &i, "-U"));
-    else if (!strcmp(a, "-include")) push(&o->forced, arg_value(argc, argv, &i, "-include"));
-    else if (!strcmp(a, "-nostdinc")) o->nostdinc = true;
-    else if (!strncmp(a, "-std=", 5)) {
-      const char *s = a + 5;
-      o->gnu = !strncmp(s, "gnu", 3);
-      const char *v = s + (o->gnu ? 3 : (s[0] == 'c' ? 1 : 0));
-      if (!strncmp(s, "iso9899:", 8)) v = strchr(s, ':') + 1;
-      o->std_version = !strcmp(v, "89") || !strcmp(v, "90") || !strcmp(v, "1990") ? 199409
-                       : !strcmp(v, "99") || !strcmp(v, "9x") || !strcmp(v, "1999") ? 199901
-                       : !strcmp(v, "11") || !strcmp(v, "1x") || !strcmp(v, "2011") ? 201112
-                       : 201710;
-    } else if (!strcmp(a, "-ansi")) {
-      o->gnu = false;
-      o->std_version = 199409;
-    } else if (!strcmp(a, "-x")) o->lang = arg_value(argc, argv, &i, "-x");
-    else if (!strcmp(a, "-w")) o->no_warnings = true;
-    else if (!strcmp(a, "-Werror")) o->werror = true;
-    else if (!strncmp(a, "-W", 2) && strncmp(a, "-Wl,", 4) && strncmp(a, "-Wp,", 4)) { /* warnings: accepted */ }
-    else if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic") || !strcmp(a, "-fPIE") || !strcmp(a, "-fpie")) o->pic = true;
-    else if (!strcmp(a, "-fno-PIC") || !strcmp(a, "-fno-pic") || !strcmp(a, "-fno-PIE") || !strcmp(a, "-fno-pie")) o->pic = false;
-    else if (!strcmp(a, "-MD")) o->md = true;
-    else if (!strcmp(a, "-MMD")) o->mmd = true;
-    else if (!strcmp(a, "-MP")) o->mp = true;
-    else if (!strcmp(a, "-M")) o->m_only = true;
-    else if (!strcmp(a, "-MM")) o->mm_only = true;
-    else if (!strcmp(a, "-MF")) o->mf = arg_value(argc, argv, &i, "-MF");
-    else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) o->mt = arg_value(argc, argv, &i, a);
-    else if (!strcmp(a, "-v")) o->verbose = true;
-    else if (!strcmp(a, "-ftime-report")) o->time_report = true;
-    else if (!strcmp(a, "-fomit-frame-pointer")) o->omit_fp = 1;
-    else if (!strcmp(a, "-fno-omit-frame-pointer")) o->omit_fp = 0;
-    else if (!strcmp(a, "-fwrapv") || !strcmp(a, "-fno-strict-overflow")) o->wrapv = true;
-    else if (!strcmp(a, "-fno-wrapv") || !strcmp(a, "-fstrict-overflow")) o->wrapv = false;
-    else if (!strcmp(a, "-fgnu89-inline")) o->gnu89_inline = 1;
-    else if (!strcmp(a, "-fno-gnu89-inline")) o->gnu89_inline = 0;
-    else if (!strcmp(a, "-finstrument-functions")) o->instrument_functions = true;
-    else if (!strncmp(a, "-fbracket-depth=", 16)) {
-      char *end;
-      long n = strtol(a + 16, &end, 10);
-      if (*end || end == a + 16 || n <= 0 || n > 1000000) {
-        fprintf(stderr, "kitcc: error: invalid value '%s' in '%s'\n", a + 16, a);
-        exit(1);
-      }
-      o->bracket_depth = (int)n;
-    }
-    else if (!strcmp(a, "--help")) {
-      usage();
-      exit(0);
-    } else if (!strcmp(a, "--version")) {
-      puts("kitcc (kit) 0.1 — a C11 compiler on CG and LLVM 16");
-      exit(0);
-    } else if (!strncmp(a, "-l", 2) || !strncmp(a, "-L", 2)) {
-      if (!a[2] && i + 1 < argc) {
-        char *j = malloc(strlen(argv[i + 1]) + 3);
-        sprintf(j, "%s%s", a, argv[++i]);
-        push(&o->inputs, j);
-      } else {
-        push(&o->inputs, a);
-      }
-    } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-static") || !strcmp(a, "-shared") || !strcmp(a, "-pthread") ||
-               !strcmp(a, "-rdynamic") || !strcmp(a, "-pie") || !strcmp(a, "-no-pie") || !strcmp(a, "-nostdlib") ||
-               !strcmp(a, "-nostartfiles") || !strncmp(a, "-Xlinker", 8) || !strncmp(a, "-fuse-ld=", 9)) {
-      push(&o->link_args, a);
-      if (!strcmp(a, "-Xlinker") && i + 1 < argc) push(&o->link_args, argv[++i]);
-      if (!strcmp(a, "-pthread")) push(&o->defines, "_REENTRANT");
-    } else if (!strncmp(a, "-fsanitize", 10) || !strncmp(a, "-fno-sanitize", 13)) {
-      char err[256];
-      if (kit_sanitize_parse_arg(&o->san, a, err, sizeof err) < 0) {
-        fprintf(stderr, "kitcc: error: %s\n", err);
-        exit(1);
-      }
-    } else if (!strncmp(a, "-f", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-pipe") || !strcmp(a, "-pedantic") ||
-               !strncmp(a, "-pedantic", 9) || !strcmp(a, "-s")) {
-      /* code generation and target flags build systems pass: accepted */
-    } else {
-      fprintf(stderr, "kitcc: warning: unknown option '%s' ignored\n", a);
-    }
+    int first = i;
+    size_t inputs = o->inputs.n, links = o->link_args.n;
+    parse_arg(o, argc, argv, &i);
+    if (o->inputs.n != inputs || o->link_args.n != links || !compile_option(argv[first])) continue;
+    for (int k = first; k <= i; k++) push(&o->cc_args, argv[k]);
   }
 }
 
@@ -241,6 +362,7 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.san_undefined = o->san.sanitize & KIT_SAN_UNDEFINED;
   po.san_coverage = o->san.coverage != 0;
   po.err = err;
+  po.warn = &o->warn;
   return cpp_new(&po);
 }
 
@@ -319,6 +441,7 @@ static int compile(const Options *o, const char *src, const char *out) {
   CPP *pp = make_cpp(o, stderr);
   if (!pp) return 1;
   if (o->preprocess_only) cpp_set_preprocess_only(pp, true);
+  if (o->no_line_markers) cpp_set_line_markers(pp, false);
   if (cpp_open_file(pp, src) != 0) {
     cpp_free(pp);
     return 1;
@@ -345,22 +468,25 @@ static int compile(const Options *o, const char *src, const char *out) {
     cpp_free(pp);
     return rc ? 1 : 0;
   }
-  CDiag diag = {.pp = pp, .out = stderr, .werror = o->werror, .no_warnings = o->no_warnings};
+  CDiag diag = {.pp = pp, .out = stderr, .flags = &o->warn};
   CParseOptions popt = {.std_version = o->std_version, .gnu = o->gnu, .gnu89_inline = gnu89_inline(o),
                         .bracket_depth = o->bracket_depth};
   CUnit *u = c_parse(pp, &diag, &popt);
   phase_done(&clk, "preprocess+parse");
   int rc = 0;
-  if (cpp_errors(pp) || diag.errors) {
+  /* warnings made errors still let the lowering give its own (-Wreturn-type) */
+  if (cpp_errors(pp) || diag.errors > diag.warn_errors) {
     rc = 1;
     goto done;
   }
+  if (o->syntax_only) goto done;
   CLowerOptions lopt = {.debug_info = o->debug, .opt_level = o->opt_level, .pic = o->pic,
                         .wrapv = o->wrapv, .instrument_functions = o->instrument_functions};
   KitCgModule *m = c_lower(u, &diag, &lopt);
   phase_done(&clk, "lower to CG");
-  if (!m) {
+  if (!m || diag.errors) {
     rc = 1;
+    if (m) kit_cg_module_free(m);
     goto done;
   }
   if (o->san.sanitize || o->san.coverage) {
@@ -451,22 +577,154 @@ static void push_asan_runtime(StrVec *link) {
   for (size_t i = 0; i < sizeof args / sizeof *args; i++) push(link, args[i] ? args[i] : lib);
 }
 
+/* the runtimes an executable's link needs for the -fsanitize= options given */
+static void push_sanitizer_runtimes(const Options *o, StrVec *link) {
+  if (o->san.sanitize & KIT_SAN_ADDRESS) push_asan_runtime(link);
+  if (o->san.sanitize & KIT_SAN_UB_ALL & ~o->san.trap)
+    push_runtime_lib(link, "libkit_ubsan.a", "-Wl,--export-dynamic-symbol=__kit_ubsan_*");
+  /* the default coverage callbacks (weak: the program's own win) and the .sancov writer */
+  if (o->san.coverage) push_runtime_lib(link, "libkit_cov.a", "-Wl,--export-dynamic-symbol=__sanitizer_cov_*");
+}
+
+#define KITCC_GNU_VERSION "8.1.0"
+
+static void print_banner(FILE *f) {
+  fprintf(f, "kitcc version 0.1 (kit; GNU C " KITCC_GNU_VERSION " compatible; LLVM 16)\n"
+             "Target: x86_64-linux-gnu\nThread model: posix\n");
+}
+
+static bool is_kit_runtime(const char *name) {
+  return !strcmp(name, "libkit_asan.a") || !strcmp(name, "libkit_ubsan.a") || !strcmp(name, "libkit_cov.a");
+}
+
+/* -dumpversion etc.: kitcc's own answers, the link-side ones from gcc (which links) */
+static int answer_query(const Options *o) {
+  const char *q = o->query;
+  if (!strcmp(q, "-dumpversion")) puts("8");
+  else if (!strcmp(q, "-dumpfullversion")) puts(KITCC_GNU_VERSION);
+  else if (!strcmp(q, "-dumpmachine")) puts("x86_64-linux-gnu");
+  else if (!strcmp(q, "--print-sanitizer-link-flags")) {
+    StrVec link = {0};
+    push_sanitizer_runtimes(o, &link);
+    for (size_t i = 0; i < link.n; i++) printf("%s%s", i ? " " : "", link.v[i]);
+    putchar('\n');
+  } else if (!strncmp(q, "-print-file-name=", 17) && is_kit_runtime(q + 17)) {
+    puts(runtime_lib_path(q + 17));
+  } else {
+    const char *argv[] = {"gcc", q, NULL};
+    return run(argv, false) ? 1 : 0;
+  }
+  return 0;
+}
+
+/* -v on a compile: the search list as gcc prints it (CMake reads it for the
+ * implicit include directories) */
+static void print_search_list(const Options *o) {
+  fprintf(stderr, "#include \"...\" search starts here:\n");
+  for (size_t i = 0; i < o->quotes.n; i++) fprintf(stderr, " %s\n", o->quotes.v[i]);
+  fprintf(stderr, "#include <...> search starts here:\n");
+  for (size_t i = 0; i < o->includes.n; i++) fprintf(stderr, " %s\n", o->includes.v[i]);
+  for (size_t i = 0; i < o->isystem.n; i++) fprintf(stderr, " %s\n", o->isystem.v[i]);
+  size_t n = 0;
+  const char *const *dirs = o->nostdinc ? NULL : cpp_default_system_dirs(&n);
+  for (size_t i = 0; i < n; i++) fprintf(stderr, " %s\n", dirs[i]);
+  fprintf(stderr, "End of search list.\n");
+}
+
+/* -v / -###: the compile of one file as the kitcc command that repeats it */
+static void print_compile(const Options *o, const char *in, const char *out) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = 0;
+  const char *q = o->dry_run ? "\"" : "";
+  fprintf(stderr, " %s%s%s", q, n > 0 ? self : "kitcc", q);
+  for (size_t i = 0; i < o->cc_args.n; i++) fprintf(stderr, " %s%s%s", q, o->cc_args.v[i], q);
+  fprintf(stderr, " %s-c%s %s%s%s %s-o%s %s%s%s\n", q, q, q, in, q, q, q, q, out, q);
+}
+
+static bool check_inputs(const Options *o) {
+  for (size_t i = 0; i < o->inputs.n; i++) {
+    const char *in = o->inputs.v[i];
+    if (in[0] == '-' || access(in, F_OK) == 0) continue;
+    fprintf(stderr, "kitcc: error: %s: No such file or directory\n", in);
+    return false;
+  }
+  return true;
+}
+
+static bool in_vec(const StrVec *v, const char *s) {
+  for (size_t k = 0; k < v->n; k++)
+    if (v->v[k] == s) return true;
+  return false;
+}
+
+/* .s/.S with -c or -S-less compiles: gcc assembles them */
+static int assemble(const Options *o, const char *in, const char *out) {
+  StrVec as = {0};
+  push(&as, "gcc");
+  for (size_t i = 0; i < o->cc_args.n; i++) push(&as, o->cc_args.v[i]);
+  push(&as, "-c");
+  push(&as, in);
+  push(&as, "-o");
+  push(&as, out);
+  push(&as, NULL);
+  if (o->dry_run) {
+    for (size_t i = 0; as.v[i]; i++) fprintf(stderr, " \"%s\"", as.v[i]);
+    fputc('\n', stderr);
+    return 0;
+  }
+  return run(as.v, o->verbose) ? 1 : 0;
+}
+
+static int link_all(const Options *o, StrVec *link) {
+  for (size_t i = 0; i < o->link_args.n; i++) push(link, o->link_args.v[i]);
+  bool shared = false;
+  for (size_t i = 0; i < o->link_args.n; i++) shared |= !strcmp(o->link_args.v[i], "-shared");
+  if (!shared) push_sanitizer_runtimes(o, link);
+  if (o->output) {
+    push(link, "-o");
+    push(link, o->output);
+  }
+  push(link, "-lm");
+  /* gcc shows its own steps (collect2: CMake reads the implicit link directories there) */
+  if (o->verbose) push(link, o->dry_run ? "-###" : "-v");
+  push(link, NULL);
+  if (o->dry_run) {
+    for (size_t i = 0; link->v[i]; i++) fprintf(stderr, " \"%s\"", link->v[i]);
+    fputc('\n', stderr);
+  }
+  return run(link->v, o->verbose && !o->dry_run) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   Options o = {0};
+  argv = kitcc_expand_response_files(&argc, argv);
   parse_args(argc, argv, &o);
+  for (size_t i = 0; i < o.unknown_warnings.n; i++)
+    if (c_warn_state(&o.warn, W_UNKNOWN_WARNING_OPTION) != WS_OFF)
+      fprintf(stderr, "kitcc: warning: unknown warning option '%s' [-Wunknown-warning-option]\n", o.unknown_warnings.v[i]);
+  if (o.version) {
+    print_banner(stdout);
+    return 0;
+  }
+  if (o.query) return answer_query(&o);
+  if (o.verbose) print_banner(stderr);
   if (!o.inputs.n) {
-    fprintf(stderr, "kitcc: fatal error: no input files\n");
+    if (o.verbose) return 0; /* `kitcc -v`: the version, as gcc */
+    fprintf(stderr, "kitcc: fatal error: no input files\ncompilation terminated.\n");
     return 1;
   }
+  if (!check_inputs(&o)) return 1;
   uint64_t unimpl = kit_passes_unimplemented(&o.san);
-  if (unimpl && !o.no_warnings) {
+  if (unimpl && !o.warn.none) {
     fprintf(stderr, "kitcc: warning: -fsanitize: not instrumented yet:");
     for (int b = 0; b < 64; b++)
       if (unimpl & (1ull << b)) fprintf(stderr, " %s", kit_sanitize_name(1ull << b));
     fprintf(stderr, "\n");
   }
-  bool stop_early = o.compile_only || o.asm_only || o.preprocess_only || o.emit_cg || o.emit_llvm || o.m_only || o.mm_only;
-  if (stop_early && o.output && o.c_inputs.n > 1) {
+  bool stop_early = o.compile_only || o.asm_only || o.preprocess_only || o.emit_cg || o.emit_llvm || o.m_only ||
+                    o.mm_only || o.syntax_only;
+  if (stop_early && o.output && o.c_inputs.n + o.asm_inputs.n > 1) {
     fprintf(stderr, "kitcc: fatal error: cannot specify '-o' with '-c', '-S' or '-E' with multiple files\n");
     return 1;
   }
@@ -476,11 +734,9 @@ int main(int argc, char **argv) {
   int rc = 0;
   for (size_t i = 0; i < o.inputs.n; i++) {
     const char *in = o.inputs.v[i];
-    bool is_c = false;
-    for (size_t k = 0; k < o.c_inputs.n; k++)
-      if (o.c_inputs.v[k] == in) is_c = true;
-    if (!is_c) {
-      push(&link, in);
+    bool is_c = in_vec(&o.c_inputs, in), is_asm = in_vec(&o.asm_inputs, in);
+    if (!is_c && !(is_asm && stop_early)) {
+      if (!stop_early) push(&link, in);
       continue;
     }
     char *out;
@@ -498,25 +754,18 @@ int main(int argc, char **argv) {
       out = strdup(tmpl);
       push(&temps, out);
     }
-    if (compile(&o, in, out) != 0) rc = 1;
+    if (is_asm) {
+      if (o.compile_only && assemble(&o, in, out) != 0) rc = 1;
+      continue;
+    }
+    if (o.verbose) {
+      print_compile(&o, in, out);
+      if (!o.dry_run) print_search_list(&o);
+    }
+    if (!o.dry_run && compile(&o, in, out) != 0) rc = 1;
     if (!stop_early) push(&link, out);
   }
-  if (!rc && !stop_early) {
-    for (size_t i = 0; i < o.link_args.n; i++) push(&link, o.link_args.v[i]);
-    bool shared = false;
-    for (size_t i = 0; i < o.link_args.n; i++) shared |= !strcmp(o.link_args.v[i], "-shared");
-    if ((o.san.sanitize & KIT_SAN_ADDRESS) && !shared) push_asan_runtime(&link);
-    if ((o.san.sanitize & KIT_SAN_UB_ALL & ~o.san.trap) && !shared) push_runtime_lib(&link, "libkit_ubsan.a", "-Wl,--export-dynamic-symbol=__kit_ubsan_*");
-    /* the default coverage callbacks (weak: the program's own win) and the .sancov writer */
-    if (o.san.coverage && !shared) push_runtime_lib(&link, "libkit_cov.a", "-Wl,--export-dynamic-symbol=__sanitizer_cov_*");
-    if (o.output) {
-      push(&link, "-o");
-      push(&link, o.output);
-    }
-    push(&link, "-lm");
-    push(&link, NULL);
-    rc = run(link.v, o.verbose) ? 1 : 0;
-  }
+  if (!rc && !stop_early) rc = link_all(&o, &link);
   for (size_t i = 0; i < temps.n; i++) unlink(temps.v[i]);
   return rc;
 }

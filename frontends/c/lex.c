@@ -2,6 +2,7 @@
  * and the split of a source file into pp-tokens (identifiers with UCNs,
  * pp-numbers, literals with prefixes, punctuators and digraphs, header names). */
 #include "pp_internal.h"
+#include "warn.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -249,6 +250,8 @@ static void lex_all(Lexer *lx) {
       i += 2;
       while (i < lx->len && !(s[i] == '*' && s[i + 1] == '/')) {
         if (s[i] == '\n' && !lx->fixed) newline_at(lx, i);
+        if (s[i] == '/' && s[i + 1] == '*' && !lx->pp->lex_system)
+          pp_warn(lx->pp, W_COMMENT, pos_at(lx, i), "\"/*\" within comment");
         i++;
       }
       if (i >= lx->len) {

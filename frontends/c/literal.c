@@ -227,7 +227,7 @@ CExpr *parse_char(Parser *p, PTok *t) {
   if (size == 1) {
     if (count == 1) v = (int64_t)(signed char)v; /* plain char is signed */
     else if (count > 4) pwarn_at(p, t->pos, "character constant too long for its type");
-    else if (count > 1) pwarn_at(p, t->pos, "multi-character character constant");
+    else if (count > 1) pwarn_w(p, W_MULTICHAR, t->pos, "multi-character character constant");
     v = (int32_t)v;
   }
   CExpr *e = new_expr(EX_INT, ty, t->pos);

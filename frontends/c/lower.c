@@ -7,6 +7,7 @@
 #include "lower_expr.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *sym_name(CObj *o) { return o->asm_name ? o->asm_name : o->name; }
@@ -38,6 +39,34 @@ KitCgBlkId lower_new_block(Lower *L) { return kit_cg_block_new(L->m, L->f); }
 void lower_start_block(Lower *L, KitCgBlkId blk) { kit_cg_builder_at(&L->b, blk); }
 
 bool lower_reachable(Lower *L) { return !kit_cg_block_terminated(L->f, L->b.blk); }
+
+/* -Wreturn-type: the open block at the end of a non-void function (not main)
+ * is reached from the entry; blocks only computed gotos reach are not counted */
+static bool falls_off_end(Lower *L, const CObj *fn) {
+  CType *ret = type_unqual(type_unqual(fn->type)->base);
+  if (ret->kind == TY_VOID || !strcmp(fn->name, "main") || fn->attr_noreturn || !c_warn_on(L->diag, W_RETURN_TYPE)) return false;
+  KitCgFunc *f = L->f;
+  uint8_t *seen = calloc(f->nblocks, 1);
+  KitCgBlkId *stack = malloc(f->nblocks * sizeof *stack);
+  if (!seen || !stack) abort();
+  size_t n = 0;
+  stack[n++] = 0;
+  seen[0] = 1;
+  while (n) {
+    KitCgBlkId b = stack[--n];
+    const KitCgBlkId *succ;
+    uint32_t ns = kit_cg_block_terminated(f, b) ? kit_cg_block_succs(f, b, &succ) : 0;
+    for (uint32_t k = 0; k < ns; k++)
+      if (!seen[succ[k]]) {
+        seen[succ[k]] = 1;
+        stack[n++] = succ[k];
+      }
+  }
+  bool reached = seen[L->b.blk];
+  free(seen);
+  free(stack);
+  return reached;
+}
 
 /* the CG parameter list of an ABI-classified signature */
 static uint32_t cg_params(const AbiSig *sig, KitCgParam *out, CType *fn) {
@@ -274,6 +303,8 @@ static void lower_function(Lower *L, CObj *o) {
     lower_debug_var(L, v, KIT_CG_DV_STACK, so);
   }
   lower_stmt(L, o->body);
+  if (lower_reachable(L) && falls_off_end(L, o))
+    c_warn(L->diag, W_RETURN_TYPE, o->body->end, "control reaches end of non-void function");
   if (lower_reachable(L)) {
     lower_profile_hook(L, false);
     /* falling off the end: main returns 0 (C99 5.1.2.2.3), others return garbage-free zero */

@@ -33,8 +33,10 @@ static const struct {
     {"__restrict", KW_RESTRICT}, {"__restrict__", KW_RESTRICT}, {"__inline", KW_INLINE},
     {"__inline__", KW_INLINE}, {"__signed", KW_SIGNED}, {"__signed__", KW_SIGNED},
     {"__alignof__", KW_ALIGNOF}, {"__alignof", KW_ALIGNOF}, {"_Alignof", KW_ALIGNOF},
-    /* _FloatN are typedefs glibc makes for compilers without them */
     {"__thread", KW_THREAD_LOCAL}, {"__complex__", KW_COMPLEX}, {"__complex", KW_COMPLEX}, {"__float128", KW_FLOAT128},
+    /* keywords for GNU C 7 and later, which kitcc presents (docs/kitcc.md "Identity") */
+    {"_Float32", KW_FLOATN}, {"_Float64", KW_FLOATN}, {"_Float32x", KW_FLOATN}, {"_Float64x", KW_FLOATN},
+    {"_Float128", KW_FLOAT128},
 };
 
 /* GNU keywords without underscores exist only in gnu modes */
@@ -325,7 +327,7 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
   while (!at_eof(p)) {
     size_t before = p->pos;
     if (accept(p, ";")) {
-      pwarn_at(p, p->toks[before].pos, "ISO C does not allow extra ';' outside of a function");
+      pwarn_w(p, W_PEDANTIC, p->toks[before].pos, "ISO C does not allow extra ';' outside of a function");
       continue;
     }
     if (is_kw(tok(p), KW_ASM)) {
@@ -336,6 +338,7 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt) {
     if (p->pos == before) next(p); /* never loop on a token nothing consumes */
   }
   apply_pragma_weak(p);
+  lint_unit_end(p);
   p->unit->errors = diag->errors;
   free(p->toks);
   return p->unit;

@@ -107,7 +107,24 @@ typedef struct Parser {
   int nesting;           /* recursive expression and statement parses in progress */
   CStmtList *pending;    /* statements a declarator produced (VLA lengths), emitted before its declaration */
   CStmtList **pending_tail;
+  CStmtList *fn_labels, *used_labels; /* lint.c: labels of the function and the names jumped to */
+  int unevaluated;       /* > 0 in the operand of sizeof, _Alignof, typeof */
+  int stmt_expr_depth;   /* > 0 inside ({ ... }), whose last statement is its value */
 } Parser;
+
+/* ---- whole-scope warnings (lint.c) ---- */
+void lint_scope_end(Parser *p, PScope *s);
+void lint_unit_end(Parser *p);
+void lint_label_defined(Parser *p, CStmt *label);
+void lint_label_used(Parser *p, const char *name);
+void lint_function_end(Parser *p);
+void lint_shadow(Parser *p, const char *name, CPos pos);
+void lint_binary(Parser *p, CExprKind k, CExpr *a, CExpr *b, CPos pos);
+void lint_condition(Parser *p, CExpr *e);
+void lint_expr_stmt(Parser *p, CExpr *e);
+void lint_switch(Parser *p, CStmt *s, CType *enum_type);
+void lint_read(Parser *p, CExpr *e);
+void lint_format(Parser *p, CExpr *fn, CExprList *args);  /* lint_format.c */
 
 /* ---- tokens (parse.c) ---- */
 static inline PTok *tok(Parser *p) { return &p->toks[p->pos]; }
@@ -132,6 +149,7 @@ bool nest_enter(Parser *p);
 static inline void nest_leave(Parser *p) { p->nesting--; }
 #define perror_at(p, pos, ...) c_error((p)->diag, (pos), __VA_ARGS__)
 #define pwarn_at(p, pos, ...) c_warning((p)->diag, (pos), __VA_ARGS__)
+#define pwarn_w(p, id, pos, ...) c_warn((p)->diag, (id), (pos), __VA_ARGS__)
 
 /* ---- scopes (scope.c) ---- */
 void scope_push(Parser *p);

@@ -2,6 +2,7 @@
  * the arena, reading tokens across include contexts, and the directives
  * (conditionals, #define/#undef, #line, #error, #pragma). */
 #include "pp_internal.h"
+#include "warn.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -184,6 +185,10 @@ const char *cpp_file_name(const CPP *pp, uint32_t file) {
   return file < pp->nfiles ? pp->files[file]->path : "<unknown>";
 }
 
+bool cpp_file_is_system(const CPP *pp, uint32_t file) {
+  return file < pp->nfiles && pp->files[file]->system;
+}
+
 size_t cpp_deps(const CPP *pp, const char ***out) {
   *out = pp->deps;
   return pp->ndeps;
@@ -302,7 +307,7 @@ static void push_cond(CPP *pp, bool taken, CPos pos) {
 }
 
 static void extra_tokens(CPP *pp, Tok **line, size_t n, size_t used, const char *dir) {
-  if (n > used) pp_warning(pp, line[used]->t.pos, "extra tokens at end of #%s directive", dir);
+  if (n > used) pp_warn(pp, !strcmp(dir, "else") || !strcmp(dir, "endif") ? W_ENDIF_LABELS : W_NONE, line[used]->t.pos, "extra tokens at end of #%s directive", dir);
 }
 
 static Cond *cur_cond(CPP *pp, Tok *d) {
@@ -437,7 +442,7 @@ static void do_line(CPP *pp, Tok *d, Tok **line, size_t n, bool marker) {
 static void do_diag_directive(CPP *pp, Tok *d, Tok **line, size_t n) {
   const char *msg = pp_join_tokens(pp, line, n);
   if (!strcmp(d->t.text, "error")) pp_error(pp, d->t.pos, "#error %s", msg);
-  else pp_warning(pp, d->t.pos, "#warning %s", msg);
+  else pp_warn(pp, W_CPP, d->t.pos, "#warning %s", msg);
 }
 
 /* The text of a _Pragma / #pragma for -E output. */
@@ -489,6 +494,7 @@ void pp_handle_pragma(CPP *pp, Tok **t, size_t n, CPos pos) {
   if (n >= 2 && tok_is(t[0], "GCC") && tok_is(t[1], "system_header")) {
     if (c && pp->nctx > 1) {
       c->system = true;
+      c->file->system = true;
       pp_event(pp, EV_SYSHDR);
     }
     return;

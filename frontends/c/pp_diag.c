@@ -2,6 +2,7 @@
  * "file:line:col: error: message", the source line and a caret, and the
  * source-line lookup the parser uses for its own carets. */
 #include "pp_internal.h"
+#include "warn.h"
 
 #include <stdlib.h>
 
@@ -41,12 +42,19 @@ void cpp_print_caret(const CPP *pp, FILE *out, CPos pos) {
   fputs("^\n", out);
 }
 
+static void report_suffixed(CPP *pp, const char *kind, const char *suffix, CPos pos, const char *fmt, va_list ap);
+
 static void report(CPP *pp, const char *kind, CPos pos, const char *fmt, va_list ap) {
+  report_suffixed(pp, kind, NULL, pos, fmt, ap);
+}
+
+static void report_suffixed(CPP *pp, const char *kind, const char *suffix, CPos pos, const char *fmt, va_list ap) {
   FILE *out = pp->opt.err ? pp->opt.err : stderr;
   const char *name = pos.file < pp->nfiles ? pp->files[pos.file]->path : "<command-line>";
   if (pos.line) fprintf(out, "%s:%u:%u: %s: ", name, pos.line, pos.col, kind);
   else fprintf(out, "%s: %s: ", name, kind);
   vfprintf(out, fmt, ap);
+  if (suffix) fprintf(out, " [%s]", suffix);
   fputc('\n', out);
   cpp_print_caret(pp, out, pos);
 }
@@ -59,13 +67,31 @@ void pp_error(CPP *pp, CPos pos, const char *fmt, ...) {
   pp->errors++;
 }
 
-void pp_warning(CPP *pp, CPos pos, const char *fmt, ...) {
+static void vwarn(CPP *pp, CWarnId id, CPos pos, const char *fmt, va_list ap) {
   if (in_system_header(pp)) return;
+  CWarnState st = c_warn_state(pp->opt.warn, id);
+  if (st == WS_OFF) return;
+  const char *name = c_warn_name(id);
+  char suffix[96];
+  if (st == WS_ERROR) snprintf(suffix, sizeof suffix, name ? "-Werror=%s" : "-Werror", name);
+  else snprintf(suffix, sizeof suffix, "-W%s", name ? name : "");
+  report_suffixed(pp, st == WS_ERROR ? "error" : "warning", st == WS_ERROR || name ? suffix : NULL, pos, fmt, ap);
+  if (st == WS_ERROR) pp->errors++;
+  else pp->warnings++;
+}
+
+void pp_warning(CPP *pp, CPos pos, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  report(pp, "warning", pos, fmt, ap);
+  vwarn(pp, W_NONE, pos, fmt, ap);
   va_end(ap);
-  pp->warnings++;
+}
+
+void pp_warn(CPP *pp, int warn_id, CPos pos, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vwarn(pp, (CWarnId)warn_id, pos, fmt, ap);
+  va_end(ap);
 }
 
 void pp_note(CPP *pp, CPos pos, const char *fmt, ...) {

@@ -2,6 +2,7 @@
  * (defined, __has_include, __has_attribute, __has_builtin ...) and the
  * evaluation of the expanded line in intmax_t/uintmax_t (C11 6.10.1). */
 #include "pp_internal.h"
+#include "warn.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -312,7 +313,7 @@ static Val char_value(Eval *e, Tok *t) {
     fail(e, t->t.pos, "empty character constant%s", "");
     return (Val){0, false};
   }
-  if (n > 1 && prefix == 0) pp_warning(e->pp, t->t.pos, "multi-character character constant");
+  if (n > 1 && prefix == 0) pp_warn(e->pp, W_MULTICHAR, t->t.pos, "multi-character character constant");
   if (prefix == 0) v = n == 1 ? (int64_t)(signed char)v : (int64_t)(int32_t)v;
   else if (prefix == '8') v = (unsigned char)v;
   else if (prefix == 'L') v = (int32_t)v;

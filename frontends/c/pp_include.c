@@ -169,6 +169,7 @@ void pp_push_file(CPP *pp, SrcFile *f, int dir_idx, bool system, int flag) {
     }
   }
   f->included = true;
+  if (system) f->system = true;
   pp->ctx[pp->nctx++] = (Ctx){f, f->toks, dir_idx, f->id, 0, pp->nconds, system};
   pp_event(pp, flag);
 }
@@ -228,6 +229,7 @@ static SrcFile *search(CPP *pp, const char *name, bool angled, bool next, int *d
   *system = false;
   if (name[0] == '/') {
     *dir_idx = -1;
+    pp->lex_system = false;
     return pp_load_file(pp, name, true);
   }
   size_t from = angled ? pp->bracket_start : 0;
@@ -236,6 +238,7 @@ static SrcFile *search(CPP *pp, const char *name, bool angled, bool next, int *d
   } else if (!angled && c && c->file->buf) {
     const char *d = dir_of(pp, c->file->path);
     char *p = strcmp(d, ".") ? pp_printf(pp, "%s/%s", d, name) : pp_strndup(pp, name, strlen(name));
+    pp->lex_system = c->system;
     SrcFile *f = pp_load_file(pp, p, true);
     if (f) {
       *dir_idx = c->dir_idx;
@@ -247,6 +250,7 @@ static SrcFile *search(CPP *pp, const char *name, bool angled, bool next, int *d
     const char *d = pp->dirs[i];
     size_t dl = strlen(d);
     char *p = pp_printf(pp, "%s%s%s", d, dl && d[dl - 1] == '/' ? "" : "/", name);
+    pp->lex_system = i >= pp->system_start;
     SrcFile *f = pp_load_file(pp, p, true);
     if (f) {
       *dir_idx = (int)i;
@@ -254,6 +258,7 @@ static SrcFile *search(CPP *pp, const char *name, bool angled, bool next, int *d
       return f;
     }
   }
+  pp->lex_system = false;
   return NULL;
 }
 

@@ -53,6 +53,7 @@ typedef struct SrcFile {
   bool pragma_once;
   bool included;
   bool guard_checked;
+  bool system;           /* included as a system header: no warnings */
   const char *guard;     /* macro of a whole-file #ifndef guard, or NULL */
   unsigned long long dev, ino;
   long mtime;
@@ -127,6 +128,7 @@ typedef struct PPEvent {
 
 struct CPP {
   CPPOptions opt;
+  bool lex_system;       /* the file being read was found in a system directory: no lexer warnings */
   ArenaBlock *arena;
   SrcFile **files;
   size_t nfiles, capfiles;
@@ -178,6 +180,7 @@ Tok *pp_new_tok(CPP *pp, CTokKind kind, const char *text, CPos pos);
 /* diagnostics (pp_diag.c) */
 void pp_error(CPP *pp, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pp_warning(CPP *pp, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void pp_warn(CPP *pp, int warn_id, CPos pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void pp_note(CPP *pp, CPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* lex.c */

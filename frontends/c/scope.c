@@ -55,7 +55,10 @@ void scope_push(Parser *p) {
 }
 
 void scope_pop(Parser *p) {
-  if (p->scope && p->scope->up) p->scope = p->scope->up;
+  if (p->scope && p->scope->up) {
+    if (!p->param_depth) lint_scope_end(p, p->scope);
+    p->scope = p->scope->up;
+  }
 }
 
 static Sym *find_in(PScope *s, const char *name) {

@@ -14,10 +14,16 @@ CStmt *new_stmt(CStmtKind k, CPos pos) {
 
 static CStmt *parse_stmt(Parser *p);
 
+static CExpr *lint_cond(Parser *p, CExpr *e) {
+  lint_condition(p, e);
+  return e;
+}
+
 static CStmt *expr_stmt(Parser *p) {
   CPos pos = tok(p)->pos;
   CStmt *s = new_stmt(ST_EXPR, pos);
   s->expr = parse_expr(p);
+  lint_expr_stmt(p, s->expr);
   expect(p, ";");
   return s;
 }
@@ -50,6 +56,7 @@ CStmt *parse_compound(Parser *p) {
     }
     if (p->pos == before) next(p);
   }
+  blk->end = tok(p)->pos;
   expect(p, "}");
   p->block_locals_tail = saved_locals;
   scope_pop(p);
@@ -76,11 +83,11 @@ static CStmt *parse_for(Parser *p, CPos pos) {
   } else if (!accept(p, ";")) {
     s->init = expr_stmt(p);
   }
-  if (!is_punct(tok(p), ";")) s->expr = cond_expr_bool(p, parse_expr(p));
+  p->loop_depth++; /* the condition and step run after the body too */
+  if (!is_punct(tok(p), ";")) s->expr = cond_expr_bool(p, lint_cond(p, parse_expr(p)));
   expect(p, ";");
   if (!is_punct(tok(p), ")")) s->step = parse_expr(p);
   expect(p, ")");
-  p->loop_depth++;
   s->body = sub_stmt(p);
   p->loop_depth--;
   p->block_locals_tail = saved_locals;
@@ -105,6 +112,7 @@ static CStmt *parse_switch(Parser *p, CPos pos) {
   CStmt *s = new_stmt(ST_SWITCH, pos);
   expect(p, "(");
   CExpr *e = rvalue(p, parse_expr(p));
+  CType *written = e->type;
   if (!type_is_integer(e->type)) perror_at(p, e->pos, "switch quantity not an integer");
   else e = convert(p, e, type_promote(e->type));
   s->expr = e;
@@ -123,6 +131,7 @@ static CStmt *parse_switch(Parser *p, CPos pos) {
     for (CStmtList *b = a->next; b; b = b->next)
       if (a->stmt->case_lo <= b->stmt->case_hi && b->stmt->case_lo <= a->stmt->case_hi)
         perror_at(p, b->stmt->pos, "duplicate case value");
+  lint_switch(p, s, written);
   return s;
 }
 
@@ -172,6 +181,7 @@ static CStmt *statement(Parser *p) {
       parse_attributes(p, &a);
       CStmt *s = new_stmt(ST_LABEL, pos);
       s->label = t->text;
+      if (!a.is_unused) lint_label_defined(p, s);
       if (is_punct(tok(p), "}")) {
         s->body = new_stmt(ST_NULL, pos);
         return s;
@@ -184,7 +194,7 @@ static CStmt *statement(Parser *p) {
       next(p);
       CStmt *s = new_stmt(ST_IF, pos);
       expect(p, "(");
-      s->expr = cond_expr_bool(p, parse_expr(p));
+      s->expr = cond_expr_bool(p, lint_cond(p, parse_expr(p)));
       expect(p, ")");
       s->then = sub_stmt(p);
       if (accept_kw(p, KW_ELSE)) s->els = sub_stmt(p);
@@ -194,7 +204,7 @@ static CStmt *statement(Parser *p) {
       next(p);
       CStmt *s = new_stmt(ST_WHILE, pos);
       expect(p, "(");
-      s->expr = cond_expr_bool(p, parse_expr(p));
+      s->expr = cond_expr_bool(p, lint_cond(p, parse_expr(p)));
       expect(p, ")");
       p->loop_depth++;
       s->body = sub_stmt(p);
@@ -209,7 +219,7 @@ static CStmt *statement(Parser *p) {
       p->loop_depth--;
       if (!accept_kw(p, KW_WHILE)) perror_at(p, tok(p)->pos, "expected 'while' before '%s'", tok(p)->text);
       expect(p, "(");
-      s->expr = cond_expr_bool(p, parse_expr(p));
+      s->expr = cond_expr_bool(p, lint_cond(p, parse_expr(p)));
       expect(p, ")");
       expect(p, ";");
       return s;
@@ -268,6 +278,7 @@ static CStmt *statement(Parser *p) {
       }
       CStmt *s = new_stmt(ST_GOTO, pos);
       s->label = ident(p);
+      if (s->label) lint_label_used(p, s->label);
       expect(p, ";");
       return s;
     }
@@ -279,7 +290,7 @@ static CStmt *statement(Parser *p) {
         CExpr *e = parse_expr(p);
         expect(p, ";");
         if (rt->kind == TY_VOID) {
-          if (type_unqual(e->type)->kind != TY_VOID) pwarn_at(p, pos, "'return' with a value, in function returning void");
+          if (type_unqual(e->type)->kind != TY_VOID) pwarn_w(p, W_RETURN_MISMATCH, pos, "'return' with a value, in function returning void");
           /* still evaluated for its side effects */
           CStmt *es = new_stmt(ST_EXPR, pos);
           es->expr = e;
@@ -293,7 +304,7 @@ static CStmt *statement(Parser *p) {
         }
         s->expr = assign_convert(p, e, rt, "returning");
       } else if (rt->kind != TY_VOID) {
-        pwarn_at(p, pos, "'return' with no value, in function returning non-void");
+        pwarn_w(p, W_RETURN_MISMATCH, pos, "'return' with no value, in function returning non-void");
       }
       return s;
     }

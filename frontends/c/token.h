@@ -60,6 +60,7 @@ typedef struct CPPOptions {
   bool san_undefined;         /* any check of clang's "undefined" group */
   bool san_coverage;          /* -fsanitize-coverage= */
   FILE *err;                  /* diagnostics */
+  const struct CWarnFlags *warn; /* -W options (warn.h); NULL: gcc's defaults */
 } CPPOptions;
 
 CPP *cpp_new(const CPPOptions *opt);
@@ -70,6 +71,8 @@ int cpp_open_buffer(CPP *pp, const char *name, const char *buf, size_t len);
 /* Next expanded token; CT_EOF at the end (and forever after). */
 const CTok *cpp_next(CPP *pp);
 const char *cpp_file_name(const CPP *pp, uint32_t file);
+/* the file was included from a system directory (or says #pragma GCC system_header) */
+bool cpp_file_is_system(const CPP *pp, uint32_t file);
 /* The source line `line` of `file` (for carets in diagnostics), without its newline. */
 const char *cpp_source_line(const CPP *pp, uint32_t file, uint32_t line, size_t *len);
 /* After a diagnostic's first line: the source line of pos and a caret under

@@ -68,6 +68,7 @@ struct CParam {
   CObj *obj;          /* the prototype scope's object: what the declarator's lengths name */
   CExprList *vla_lens; /* the declarator's variable lengths in source order, the decayed
                           outermost one too: a definition evaluates them on entry */
+  bool unused;        /* __attribute__((unused)) */
 };
 
 struct CType {

@@ -7,13 +7,14 @@ that kitcc's __has_attribute table answers 0 for are dropped from gcc's side.
 Usage: compare_gcc.py KIT_CPP FILE.c"""
 import re, shutil, subprocess, sys
 
-GCC_ADJUST = ['-U__GNUC__', '-D__GNUC__=4', '-U__GNUC_MINOR__', '-D__GNUC_MINOR__=2',
-              '-U__GNUC_PATCHLEVEL__', '-D__GNUC_PATCHLEVEL__=1',
-              '-U__VERSION__', '-D__VERSION__="4.2.1 Compatible kitcc 0.1"',
+GCC_ADJUST = ['-U__GNUC__', '-D__GNUC__=8', '-U__GNUC_MINOR__', '-D__GNUC_MINOR__=1',
+              '-U__GNUC_PATCHLEVEL__', '-D__GNUC_PATCHLEVEL__=0',
+              '-U__VERSION__', '-D__VERSION__="8.1.0 (kitcc 0.1)"',
               '-U__SIZEOF_INT128__', '-U__SIZEOF_FLOAT128__', '-U__SIZEOF_FLOAT80__',
               '-D__kitcc__=1']
-# glibc asks __has_attribute for these; gcc says yes, kitcc's table says no
-GCC_ONLY_ATTRS = {'__alloc_align__', '__artificial__'}
+# attributes gcc's glibc path uses and kitcc's would not (none since kitcc
+# claims GNU C 8.1: glibc then takes __alloc_align__ and __artificial__ by version)
+GCC_ONLY_ATTRS = set()
 FLAG_SETS = [[], ['-D_GNU_SOURCE'], ['-std=c11'], ['-std=c99', '-D_POSIX_C_SOURCE=200809L'],
              ['-O2', '-D_FORTIFY_SOURCE=2'], ['-D_GNU_SOURCE', '-D_FILE_OFFSET_BITS=64', '-O1']]
 
