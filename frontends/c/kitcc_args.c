@@ -141,6 +141,9 @@ static const char *const ignored_f_exact[] = {
   "-fpch-preprocess", "-fno-pch-preprocess", "-fpreprocessed", "-fno-fold-simple-inlines",
   "-fno-stack-limit", "-fvisibility-inlines-hidden", "-fwrapv-pointer", "-fno-wrapv-pointer",
   "-fno-var-tracking-uninit", "-ftree-vectorize", "-fno-tree-vectorize", "-fhosted",
+  /* gcc optimisation passes, which clang too accepts and ignores */
+  "-foptimize-strlen", "-fno-optimize-strlen", "-fmodulo-sched", "-fno-modulo-sched",
+  "-fnon-call-exceptions", "-fno-non-call-exceptions",
 };
 /* -f options taken with any value or suffix */
 static const char *const ignored_f_prefix[] = {
@@ -156,7 +159,7 @@ static const char *const ignored_f_prefix[] = {
   "-fno-lifetime-dse", "-fno-partial-inlining", "-fno-early-inlining", "-fno-devirtualize",
   "-fno-isolate-erroneous-paths", "-fisolate-erroneous-paths", "-fno-aggressive-loop-optimizations",
   "-faggressive-loop-optimizations", "-fno-strict-enums", "-fno-semantic-", "-fno-code-hoisting",
-  "-fno-web", "-fno-if-conversion", "-fno-loop-", "-floop-", "-fno-predictive-commoning",
+  "-fno-builtin-", "-fno-web", "-fno-if-conversion", "-fno-loop-", "-floop-", "-fno-predictive-commoning",
   "-fno-thread-jumps", "-fno-cse-", "-fno-rerun-", "-fno-tracer", "-fno-vect-", "-fvect-",
   "-fno-shrink-wrap", "-fno-ssa-", "-fno-store-merging", "-fno-dce", "-fno-dse", "-fno-ira-",
   "-fira-", "-fno-ree", "-fno-forward-propagate", "-fno-omit-", "-fno-optimize-", "-fno-stdarg-opt",
@@ -169,7 +172,8 @@ static const char *const ignored_other[] = {
   "-mno-sse4", "-mno-sse4.1", "-mno-sse4.2", "-mstackrealign", "-mno-stackrealign", "-mtls-dialect=gnu",
   "-mno-tls-direct-seg-refs", "-mtls-direct-seg-refs", "-save-temps", "-no-canonical-prefixes",
   "-Qunused-arguments", "-time", "-H", "-MG", "-C", "-CC", "-static-libgcc", "-shared-libgcc",
-  "-static-libasan", "-static-libubsan", "-fno-gnu-unique", "-Qn", "-Qy",
+  "-static-libasan", "-static-libubsan", "-fno-gnu-unique", "-Qn", "-Qy", "-mno-stv", "-mstv",
+  "-mpc64", "-mpc80", /* x87 precision: kitcc's floats are SSE (long double keeps 64 bits) */
 };
 
 bool kitcc_ignored_option(const char *a) {
