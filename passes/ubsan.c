@@ -569,23 +569,44 @@ static KitCgVal check_bool(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitC
   return icmp(U, KIT_CG_UGT, in->id, iconst(U, (KitCgType)in->type, 1));
 }
 
-/* C pointer arithmetic (a PTRADD with a tydesc) that wraps, leaves null or
- * reaches it: checked on the result */
+/* The index times the element size overflowing i64 (clang's OffsetOverflows):
+ * the frontend scales by a MUL of its own (no tydesc) by a constant. */
+static KitCgVal offset_overflows(Ub *U, const KitCgInst *in) {
+  KitCgInst *d = kit_cg_def(U->f, in->args[1]);
+  if (d && (in->flags & KIT_CG_F_PTRSUB) && d->op == KIT_CG_OP_NEG) d = kit_cg_def(U->f, d->args[0]);
+  int64_t scale;
+  if (!d || d->op != KIT_CG_OP_MUL || d->tydesc || !const_int(U, d->args[1], &scale) || scale <= 1) return 0;
+  KitCgVal hi = icmp(U, KIT_CG_SGT, d->args[0], iconst(U, KIT_CG_I64, (uint64_t)(INT64_MAX / scale)));
+  KitCgVal lo = icmp(U, KIT_CG_SLT, d->args[0], iconst(U, KIT_CG_I64, (uint64_t)(INT64_MIN / scale)));
+  return op2(U, KIT_CG_OP_OR, hi, lo);
+}
+
+/* C pointer arithmetic (a PTRADD with a tydesc), checked on the result as
+ * clang does for C: the base or the result null (nullptr + 0 is undefined in
+ * C), or the result on the wrong side of the base for the index's signedness
+ * and direction: a signed offset may go either way, an unsigned one added
+ * may not come out below the base, subtracted not above it. */
 static KitCgVal check_ptr_overflow(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
   if (in->op != KIT_CG_OP_PTRADD || !in->tydesc || is_member_access(U, in) || !on(U, KIT_SAN_POINTER_OVERFLOW))
     return 0;
   KitCgVal base = as_u64(U, in->args[0], false), res = as_u64(U, in->id, false);
   KitCgVal zero = iconst(U, KIT_CG_I64, 0);
   KitCgVal bnull = icmp(U, KIT_CG_EQ, base, zero), rnull = icmp(U, KIT_CG_EQ, res, zero);
-  KitCgVal bad_null = op2(U, KIT_CG_OP_XOR, bnull, rnull);
-  KitCgVal fwd = icmp(U, KIT_CG_SGE, in->args[1], zero);
+  KitCgVal bad = op2(U, KIT_CG_OP_OR, bnull, rnull);
   KitCgVal below = icmp(U, KIT_CG_ULT, res, base), above = icmp(U, KIT_CG_UGT, res, base);
-  KitCgVal wrap = emit3(U, KIT_CG_OP_SELECT, KIT_CG_I1, fwd, below, above)->id;
+  KitCgVal wrap;
+  if (!(in->flags & KIT_CG_F_UINDEX))
+    wrap = emit3(U, KIT_CG_OP_SELECT, KIT_CG_I1, icmp(U, KIT_CG_SGE, in->args[1], zero), below, above)->id;
+  else
+    wrap = in->flags & KIT_CG_F_PTRSUB ? above : below;
+  bad = op2(U, KIT_CG_OP_OR, bad, wrap);
+  KitCgVal ovf = offset_overflows(U, in);
+  if (ovf) bad = op2(U, KIT_CG_OP_OR, bad, ovf);
   r->handler = "pointer_overflow";
   r->check = KIT_SAN_POINTER_OVERFLOW;
   *a = base;
   *b = res;
-  return op2(U, KIT_CG_OP_OR, bad_null, wrap);
+  return bad;
 }
 
 /* a pointer declared nonnull: the frontend's ICMP (address != 0) with a ptr

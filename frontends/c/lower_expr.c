@@ -554,6 +554,22 @@ static KitCgVal conditional(Lower *L, CExpr *e) {
   return id;
 }
 
+/* clang's signedness of a pointer arithmetic index: its promoted type's */
+static bool index_is_unsigned(CType *t) {
+  t = type_unqual(t);
+  if (t->kind == TY_ENUM) t = t->base;
+  return type_rank(t) >= type_rank(ty_int) && !type_is_signed(t);
+}
+
+/* the facts of UBSan's pointer-overflow on the PTRADD just built: the
+ * pointer type, an unsigned index, a subtraction */
+static void ptr_arith_fact(Lower *L, CType *ptr_type, bool unsigned_index, bool sub) {
+  KitCgInst *in = last_inst(L);
+  in->tydesc = lower_ub_tydesc(L, ptr_type, true);
+  if (unsigned_index) in->flags |= KIT_CG_F_UINDEX;
+  if (sub) in->flags |= KIT_CG_F_PTRSUB;
+}
+
 static KitCgVal ptr_offset(Lower *L, CExpr *e, KitCgVal idx) {
   /* idx converted to i64, scaled by the element size */
   idx = lower_convert(L, idx, e->rhs->type, ty_long);
@@ -575,6 +591,7 @@ static KitCgVal incdec(Lower *L, CExpr *e) {
     KitCgVal off = e->step ? lower_i64(L, inc ? step : -step) : lower_vla_size(L, e->vla_type);
     if (!e->step && !inc) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
     nv = kit_cg_ptradd(&L->b, old, off);
+    ptr_arith_fact(L, e->lhs->type, true, !inc); /* clang: p++ adds an unsigned 1, p-- subtracts it */
   } else if (type_is_float(t)) {
     nv = kit_cg_binop(&L->b, inc ? KIT_CG_OP_FADD : KIT_CG_OP_FSUB, old, kit_cg_fconst(&L->b, abi_cg_type(t), 1.0));
   } else if (t->kind == TY_BOOL) {
@@ -610,6 +627,7 @@ static KitCgVal opassign(Lower *L, CExpr *e) {
     KitCgVal off = ptr_offset(L, e, rhs);
     if (e->op == EX_PTRSUB) off = kit_cg_unop(&L->b, KIT_CG_OP_NEG, off);
     nv = kit_cg_ptradd(&L->b, old, off);
+    ptr_arith_fact(L, e->lhs->type, index_is_unsigned(e->rhs->type), e->op == EX_PTRSUB);
   } else {
     CType *ot = e->optype ? e->optype : e->lhs->type;
     KitCgVal a = lower_convert(L, old, e->lhs->type, ot);
@@ -824,7 +842,13 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
     KitCgVal r = kit_cg_ptradd(&L->b, p, off);
     /* a tydesc marks C pointer arithmetic (UBSan's pointer-overflow), as opposed to
      * the frontend's own address computations (members, va_arg) */
-    last_inst(L)->tydesc = lower_ub_tydesc(L, e->lhs->type, true);
+    ptr_arith_fact(L, e->lhs->type, index_is_unsigned(ix->type), e->kind == EX_PTRSUB);
+    if (e->subscript) {
+      /* clang reports p[i] at its base */
+      CPos at = lower_ub_loc(e->lhs, true);
+      last_inst(L)->loc.line = (uint32_t)at.line;
+      last_inst(L)->loc.col = (uint32_t)at.col;
+    }
     if (e->bound >= 0) {
       KitCgInst *in = last_inst(L);
       in->flags |= KIT_CG_F_BOUNDS;
@@ -832,11 +856,6 @@ KitCgVal lower_expr(Lower *L, CExpr *e) {
       /* UBSan names the array type ("int[10]") and reports at the array */
       if (e->lhs->kind == EX_DECAY && e->lhs->lhs) {
         in->tydesc = lower_ub_tydesc(L, e->lhs->lhs->type, true);
-        CPos at = lower_ub_loc(e->lhs->lhs, true);
-        if (e->subscript) {
-          in->loc.line = (uint32_t)at.line;
-          in->loc.col = (uint32_t)at.col;
-        }
         /* clang-16 (-fstrict-flex-arrays=0) takes a struct's last array for a flexible one */
         CExpr *arr = e->lhs->lhs;
         if (arr->kind == EX_MEMBER && arr->member && !arr->member->next) in->flags &= (uint16_t)~KIT_CG_F_BOUNDS;

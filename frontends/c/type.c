@@ -169,8 +169,13 @@ void type_sync_wrappers(CType *t) {
 
 static int64_t align_to(int64_t n, int64_t a) { return a > 1 ? (n + a - 1) / a * a : n; }
 
+/* a struct's bit positions: 128 bits, for a member past 2^60 bytes (torture 991014-1) */
+typedef __int128 BitPos;
+static BitPos align_bits(BitPos n, int64_t a) { return a > 1 ? (n + a - 1) / a * a : n; }
+
 void type_layout(CType *t, bool packed, int max_align) {
-  int64_t bits = 0, size = 0; /* bits: next free bit (structs) */
+  BitPos bits = 0; /* the next free bit (structs) */
+  int64_t size = 0;
   int align = 1;
   t->packed = packed;
   t->flexible = false;
@@ -187,19 +192,19 @@ void type_layout(CType *t, bool packed, int max_align) {
         int64_t need = (m->bit_width + 7) / 8;
         if (need > size) size = need;
       } else if (m->bit_width == 0) {
-        bits = align_to(bits, (int64_t)mt->align * 8);
-        m->offset = bits / 8;
+        bits = align_bits(bits, (int64_t)mt->align * 8);
+        m->offset = (int64_t)(bits / 8);
         m->bit_offset = 0;
         continue; /* zero-width fields affect neither size beyond padding nor alignment */
       } else {
-        if (!packed && bits / unit != (bits + m->bit_width - 1) / unit) bits = align_to(bits, unit);
+        if (!packed && bits / unit != (bits + m->bit_width - 1) / unit) bits = align_bits(bits, unit);
         if (!packed && malign > 1) {
           /* the storage unit is the aligned unit of the declared type holding the first bit */
-          int64_t start = bits / (int64_t)(mt->size * 8) * mt->size;
+          int64_t start = (int64_t)(bits / (mt->size * 8) * mt->size);
           m->offset = start;
-          m->bit_offset = (int)(bits - start * 8);
+          m->bit_offset = (int)(bits - (BitPos)start * 8);
         } else {
-          m->offset = bits / 8;
+          m->offset = (int64_t)(bits / 8);
           m->bit_offset = (int)(bits % 8);
         }
         bits += m->bit_width;
@@ -216,15 +221,15 @@ void type_layout(CType *t, bool packed, int max_align) {
       if (mt->size > size) size = mt->size;
       continue;
     }
-    bits = align_to(bits, (int64_t)malign * 8);
-    m->offset = bits / 8;
+    bits = align_bits(bits, (int64_t)malign * 8);
+    m->offset = (int64_t)(bits / 8);
     if (mt->kind == TY_ARRAY && mt->len < 0 && !m->next) {
       t->flexible = true;
       continue;
     }
-    bits += (int64_t)(mt->size > 0 ? mt->size : 0) * 8;
+    bits += (BitPos)(mt->size > 0 ? mt->size : 0) * 8;
   }
-  if (t->kind != TY_UNION) size = (bits + 7) / 8;
+  if (t->kind != TY_UNION) size = (int64_t)((bits + 7) / 8);
   if (t->align > align) align = t->align; /* aligned attribute on the struct itself */
   t->align = align;
   size = align_to(size, align);

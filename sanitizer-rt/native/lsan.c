@@ -82,7 +82,7 @@ static int find_ldso(struct dl_phdr_info *info, size_t sz, void *data) {
  * blocks) are not leaks: ld.so keeps them where no root scan reaches. */
 void kit_native_lsan_note_alloc(uintptr_t user, uintptr_t caller) {
   static bool looked;
-  if (!user)
+  if (!user || kit_native_internal_owns((void *)user))
     return;
   if (disabled > 0) {
     *kit_san_chunk_tag(user) = KIT_SAN_LSAN_IGNORED;

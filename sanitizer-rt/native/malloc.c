@@ -25,6 +25,12 @@ static inline void ensure_init(void) {
   } while (0)
 
 static void *do_alloc(size_t size, size_t align, uint32_t stack, bool zero) {
+  if (kit_san_in_report) {
+    void *q = kit_native_internal_alloc(size, align, zero);
+    if (!q)
+      errno = ENOMEM;
+    return q;
+  }
   uintptr_t p = kit_san_alloc(size, align, stack, zero);
   if (!p)
     errno = ENOMEM;
@@ -43,6 +49,10 @@ ALIAS(malloc, __interceptor_malloc);
 __attribute__((noinline)) void free(void *p) {
   if (!p)
     return;
+  if (kit_native_internal_owns(p)) {
+    kit_native_internal_free(p);
+    return;
+  }
   ensure_init();
   uint32_t stack = KIT_HERE_STACK();
   KitSanFreeResult r = kit_san_free((uintptr_t)p, stack);
@@ -71,6 +81,8 @@ ALIAS(calloc, __interceptor_calloc);
 static void *realloc_impl(void *p, size_t size, uint32_t stack, uintptr_t pc, uintptr_t bp) {
   if (!p)
     return do_alloc(size, 8, stack, false);
+  if (kit_native_internal_owns(p))
+    return kit_native_internal_realloc(p, size);
   if (size == 0) {
     KitSanFreeResult r = kit_san_free((uintptr_t)p, stack);
     if (r != KIT_FREE_OK)
@@ -166,6 +178,8 @@ ALIAS(pvalloc, __interceptor_pvalloc);
 __attribute__((noinline)) size_t __interceptor_malloc_usable_size(void *p) {
   if (!p)
     return 0;
+  if (kit_native_internal_owns(p))
+    return kit_native_internal_usable_size(p);
   ensure_init();
   return kit_san_alloc_usable_size((uintptr_t)p);
 }

@@ -20,6 +20,13 @@ void kit_native_threads_foreach_stack(void (*fn)(uintptr_t lo, uintptr_t hi, voi
 void kit_native_lsan_at_exit(void);
 int kit_native_lsan_check(void); /* prints the leak report; returns leaked allocations */
 void kit_native_lsan_note_alloc(uintptr_t user, uintptr_t caller);
+/* the runtime's own heap (internal_alloc.c): the malloc family serves the
+ * runtime from it while kit_san_in_report, and frees its blocks whenever */
+bool kit_native_internal_owns(const void *p);
+void *kit_native_internal_alloc(size_t size, size_t align, bool zero);
+void *kit_native_internal_realloc(void *p, size_t size);
+void kit_native_internal_free(void *p);
+size_t kit_native_internal_usable_size(const void *p);
 void kit_san_core_set_fake_pages(const KitSanPageProvider *p);
 
 /* A return address inside the calling function: the pc of an interceptor. */

@@ -263,7 +263,8 @@ __attribute__((noinline)) char *strdup(const char *s) {
     kit_native_init();
   size_t n = slen(s) + 1;
   READ(s, n);
-  char *d = (char *)kit_san_alloc(n, 8, on() ? KIT_HERE_STACK() : 0, false);
+  char *d = kit_san_in_report ? kit_native_internal_alloc(n, 8, false)
+                              : (char *)kit_san_alloc(n, 8, on() ? KIT_HERE_STACK() : 0, false);
   if (d)
     copy_fwd((unsigned char *)d, (const unsigned char *)s, n);
   return d;
@@ -276,7 +277,8 @@ __attribute__((noinline)) char *__interceptor_strndup(const char *s, size_t max)
   while (n < max && s[n])
     n++;
   READ(s, n < max ? n + 1 : n);
-  char *d = (char *)kit_san_alloc(n + 1, 8, on() ? KIT_HERE_STACK() : 0, false);
+  char *d = kit_san_in_report ? kit_native_internal_alloc(n + 1, 8, false)
+                              : (char *)kit_san_alloc(n + 1, 8, on() ? KIT_HERE_STACK() : 0, false);
   if (d) {
     copy_fwd((unsigned char *)d, (const unsigned char *)s, n);
     d[n] = 0;

@@ -182,10 +182,16 @@ HANDLER(float_divide_by_zero) {
 /* a = base address, b = the result of the arithmetic */
 HANDLER(pointer_overflow) {
   BEGIN_OR_RETURN("pointer-overflow");
-  if (!a)
+  if (!a && !b)
+    kit_ubsan_error(d, "applying zero offset to null pointer");
+  else if (!a)
     kit_ubsan_error(d, "applying non-zero offset %" PRIu64 " to null pointer", b);
   else if (!b)
     kit_ubsan_error(d, "applying non-zero offset to non-null pointer 0x%012" PRIx64 " produced null pointer", a);
+  else if (((int64_t)a >= 0) == ((int64_t)b >= 0) && a > b)
+    kit_ubsan_error(d, "addition of unsigned offset to 0x%012" PRIx64 " overflowed to 0x%012" PRIx64, a, b);
+  else if (((int64_t)a >= 0) == ((int64_t)b >= 0))
+    kit_ubsan_error(d, "subtraction of unsigned offset from 0x%012" PRIx64 " overflowed to 0x%012" PRIx64, a, b);
   else
     kit_ubsan_error(d, "pointer index expression with base 0x%012" PRIx64 " overflowed to 0x%012" PRIx64, a, b);
   kit_ubsan_end(d, fatal);

@@ -3,7 +3,7 @@
 # clang-16's fatal bracket-depth error (same lines, same exit status) where
 # clang has the limit, a clean error where kitcc's parser needs one, and long
 # flat chains (a + a + ..., a, a, ..., static sums) compiled and run against
-# gcc's results. The preprocessor's cost for a chain of macros built on one
+# gcc's results, as is the layout of structs near 2^63 bytes. The preprocessor's cost for a chain of macros built on one
 # another must grow about linearly (the time of twice the chain, not eight).
 set -uo pipefail
 kitcc=${1:?usage: limits.sh KITCC}
@@ -23,6 +23,7 @@ gen negs.c "'int f(int y){return ' + '- '*200000 + 'y;}\n'"
 gen ifs.c "'int f(int y){' + 'if (y) '*200000 + 'return 0; return 1;}\n'"
 gen sum.c "'int f(int y){return ' + '+'.join(['y']*60000) + ';}\n'"
 gen comma.c "'int f(int y){return (' + ','.join(['y++']*60000) + ');}\n'"
+gen ubsum.c "'int f(int y){return ' + '+'.join(['y']*10000) + ';}\n'"
 gen statics.c "'int si = ' + '+'.join(['3']*60000) + ';\ndouble sd = ' + '+'.join(['0.5']*60000) + ';\nint f(int y){return y + si + (int)sd;}\n'"
 printf '#include <stdio.h>\nint f(int);\nint main(void){ printf("%%d\\n", f(1)); return 0; }\n' >main.c
 
@@ -46,18 +47,38 @@ for c in negs ifs; do
 done
 
 # long flat chains compile (no recursion as deep as the chain) and agree with gcc
-for c in sum comma statics; do
+# (UBSan checks each of ubsum's 10000 additions: 3 GB of address space is
+# plenty, copying the rest of the block per check took 22 GB)
+for c in sum comma statics ubsum; do
   want=$(gcc -w $c.c main.c -o gcc.out && ./gcc.out)
-  for flags in "-O0" "-O0 -fsanitize=undefined"; do
-    # shellcheck disable=SC2086
-    if "$kitcc" $flags $c.c main.c -o kit.out; then
-      got=$(./kit.out 2>&1)
-      if [ "$got" = "$want" ]; then ok; else bad "$c ($flags): prints '$got', gcc's prints '$want'"; fi
-    else
-      bad "$c ($flags): kitcc exit status $?"
-    fi
-  done
+  flags=-O0
+  [ $c = ubsum ] && flags="-O0 -fsanitize=undefined"
+  # shellcheck disable=SC2086
+  if (ulimit -v 3000000; "$kitcc" $flags $c.c main.c -o kit.out); then
+    got=$(./kit.out 2>&1)
+    if [ "$got" = "$want" ]; then ok; else bad "$c ($flags): prints '$got', gcc's prints '$want'"; fi
+  else
+    bad "$c ($flags): kitcc exit status $?"
+  fi
 done
+
+# objects near 2^63 bytes: struct layout past 2^60 bytes counts bits beyond i64
+cat >huge.c <<'EOF'
+#include <stdio.h>
+#define N ((1L << (8 * sizeof(__SIZE_TYPE__) - 2)) - 256)
+struct tail { short buf[N]; int a, b; };
+struct head { int a; short buf[N]; char c; };
+struct bits { char buf[N * 2 - 64]; unsigned x : 3, y : 7; };
+union both { int a; char buf[N]; };
+int main(void) {
+  printf("%zx %zx %zx\n", sizeof(struct tail), __builtin_offsetof(struct tail, b), sizeof(struct head));
+  printf("%zx %zx %zx\n", __builtin_offsetof(struct head, c), sizeof(struct bits), sizeof(union both));
+  return 0;
+}
+EOF
+want=$(gcc -w huge.c -o gcc.out && ./gcc.out)
+got=$("$kitcc" -w huge.c -o kit.out && ./kit.out)
+if [ "$got" = "$want" ]; then ok; else bad "huge.c: kitcc's layout '$got', gcc's '$want'"; fi
 
 # macro chains: F_n(x) -> F_n-1(x)+1 and M_n -> M_n-1+1, n and 2n deep
 chain() {
