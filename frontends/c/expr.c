@@ -492,28 +492,34 @@ int64_t parse_const_int(Parser *p) {
 
 /* ---- casts, unary operators ----------------------------------------------------- */
 
-static CExpr *compound_literal(Parser *p, CType *t, CPos pos) {
-  CObj *o;
-  if (p->fn) {
-    o = new_local(p, NULL, t, pos);
-    o->init = parse_initializer(p, t, false);
-  } else {
-    o = c_alloc(sizeof *o);
-    char buf[32];
-    snprintf(buf, sizeof buf, ".compoundliteral.%d", p->nanon++);
-    o->name = c_strdup(buf);
-    o->type = t;
-    o->pos = pos;
-    o->storage = SC_STATIC;
-    o->is_definition = true;
-    o->init = parse_initializer(p, t, true);
-    add_unit_obj(p, o);
-  }
-  if (o->init->type) o->type = o->init->type;
+/* the unnamed object of a compound literal: a local in a function, else a
+ * static the caller adds to the unit once its initializer is read */
+static CObj *compound_object(Parser *p, CType *t, CPos pos) {
+  if (p->fn) return new_local(p, NULL, t, pos);
+  CObj *o = c_alloc(sizeof *o);
+  char buf[32];
+  snprintf(buf, sizeof buf, ".compoundliteral.%d", p->nanon++);
+  o->name = c_strdup(buf);
+  o->type = t;
+  o->pos = pos;
+  o->storage = SC_STATIC;
+  o->is_definition = true;
+  return o;
+}
+
+static CExpr *compound_expr(CObj *o, CPos pos) {
   CExpr *e = new_expr(EX_COMPOUND_LIT, o->type, pos);
   e->obj = o;
   e->is_lvalue = true;
   return e;
+}
+
+static CExpr *compound_literal(Parser *p, CType *t, CPos pos) {
+  CObj *o = compound_object(p, t, pos);
+  o->init = parse_initializer(p, t, !p->fn);
+  if (!p->fn) add_unit_obj(p, o);
+  if (o->init->type) o->type = o->init->type;
+  return compound_expr(o, pos);
 }
 
 /* GNU cast to a union, `(union U) x`: the union whose member of x's type is
@@ -523,29 +529,14 @@ static CExpr *cast_to_union(Parser *p, CType *t, CExpr *e, CPos pos) {
   CMember *m = type_unqual(t)->members;
   while (m && !(m->name && m->bit_width < 0 && type_compatible(type_unqual(m->type), type_unqual(e->type)))) m = m->next;
   if (!m) return NULL;
-  CObj *o;
-  if (p->fn) {
-    o = new_local(p, NULL, t, pos);
-  } else {
-    o = c_alloc(sizeof *o);
-    char buf[32];
-    snprintf(buf, sizeof buf, ".compoundliteral.%d", p->nanon++);
-    o->name = c_strdup(buf);
-    o->type = t;
-    o->pos = pos;
-    o->storage = SC_STATIC;
-    o->is_definition = true;
-    add_unit_obj(p, o);
-  }
+  CObj *o = compound_object(p, t, pos);
+  if (!p->fn) add_unit_obj(p, o);
   o->init = c_alloc(sizeof *o->init);
   o->init->type = t;
   o->init->nitems = 1;
   o->init->items = c_alloc(sizeof *o->init->items);
   o->init->items[0] = (CInitItem){m->offset, m->type, NULL, convert(p, e, m->type)};
-  CExpr *c = new_expr(EX_COMPOUND_LIT, t, pos);
-  c->obj = o;
-  c->is_lvalue = true;
-  return rvalue(p, c);
+  return rvalue(p, compound_expr(o, pos));
 }
 
 static CExpr *parse_cast(Parser *p) {
