@@ -164,8 +164,11 @@ static bool parse_link_option(Options *o, int argc, char **argv, int *i) {
   bool takes = false;
   for (size_t k = 0; k < sizeof with_arg / sizeof *with_arg; k++) takes |= !strcmp(a, with_arg[k]);
   if (!known && !takes) return false;
-  push(&o->link_args, a);
-  if (takes) push(&o->link_args, arg_value(argc, argv, i, a));
+  /* -Wl,... stays among the files: -Wl,--whole-archive LIB.a
+   * -Wl,--no-whole-archive (libtool's) means what it says only in that order */
+  StrVec *to = !strncmp(a, "-Wl,", 4) ? &o->inputs : &o->link_args;
+  push(to, a);
+  if (takes) push(to, arg_value(argc, argv, i, a));
   if (!strcmp(a, "-B") && !a[2]) push(&o->link_args, arg_value(argc, argv, i, a));
   if (!strcmp(a, "-pthread")) push(&o->defines, "_REENTRANT");
   return true;
@@ -709,7 +712,9 @@ int main(int argc, char **argv) {
   }
   if (o.query) return answer_query(&o);
   if (o.verbose) print_banner(stderr);
-  if (!o.inputs.n) {
+  size_t files = 0;
+  for (size_t i = 0; i < o.inputs.n; i++) files += strncmp(o.inputs.v[i], "-Wl,", 4) != 0;
+  if (!files) {
     if (o.verbose) return 0; /* `kitcc -v`: the version, as gcc */
     fprintf(stderr, "kitcc: fatal error: no input files\ncompilation terminated.\n");
     return 1;

@@ -104,5 +104,16 @@ echo 'int seven(void); int main(void) { return seven() != 7; }' >usesev.c
 "$kitcc" -c seven.s -o seven.o && "$kitcc" usesev.c seven.o -o sev && ./sev
 check ".s assembled by -c" [ $? -eq 0 ]
 
+# --- -Wl, options keep their place among the files (libtool's --whole-archive) ---
+printf 'int wa_one(void) { return 1; }\nint wa_two(void) { return 2; }\n' >wa.c
+gcc -fPIC -c wa.c -o wa.o && ar cr libwa.a wa.o
+gcc -shared -Wl,--whole-archive ./libwa.a -Wl,--no-whole-archive -o wag.so
+"$kitcc" -shared -Wl,--whole-archive ./libwa.a -Wl,--no-whole-archive -o wak.so
+check "-Wl,--whole-archive LIB.a exports as gcc's ($(nm -D wak.so 2>/dev/null | grep -c ' T wa_'))" \
+  [ "$(nm -D wak.so | grep ' T wa_' | awk '{print $3}')" = "$(nm -D wag.so | grep ' T wa_' | awk '{print $3}')" -a \
+    "$(nm -D wak.so | grep -c ' T wa_')" = 2 ]
+"$kitcc" -Wl,-v 2>err; rc=$?
+check "-Wl,... alone is no input file (rc $rc)" [ $rc -eq 1 ] && grep -q "no input files" err
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
