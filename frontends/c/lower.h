@@ -115,6 +115,7 @@ void lower_set_loc(Lower *L, CPos pos);
 KitCgLoc lower_pos_loc(Lower *L, CPos pos);           /* file:line:col of pos */
 KitCgBlkId lower_new_block(Lower *L);
 void lower_profile_hook(Lower *L, bool enter);         /* -finstrument-functions' enter/exit call */
+KitCgPred lower_cmp_pred(CExprKind k, CType *t);     /* a C comparison's CG predicate (lower_expr.c) */
 void lower_start_block(Lower *L, KitCgBlkId blk);     /* continue emitting there */
 bool lower_reachable(Lower *L);                       /* current block still open */
 

@@ -433,7 +433,8 @@ KitCgVal lower_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType *t, CT
   return r;
 }
 
-static KitCgPred cmp_pred(CExprKind k, CType *t) {
+/* the CG predicate of a C comparison on values of type t (a vector's lanes too) */
+KitCgPred lower_cmp_pred(CExprKind k, CType *t) {
   bool f = type_is_float(type_unqual(t)), s = type_is_signed(type_unqual(t));
   switch (k) {
   case EX_LT: return f ? KIT_CG_FOLT : s ? KIT_CG_SLT : KIT_CG_ULT;
@@ -453,7 +454,7 @@ static KitCgVal compare(Lower *L, CExpr *e) {
   if (type_is_complex(type_unqual(e->lhs->type))) return lower_complex_compare(L, e);
   KitCgVal a = as_int(L, lower_expr(L, e->lhs)), b = as_int(L, lower_expr(L, e->rhs));
   lower_set_loc(L, e->pos);
-  return kit_cg_cmp(&L->b, cmp_pred(e->kind, e->lhs->type), a, b);
+  return kit_cg_cmp(&L->b, lower_cmp_pred(e->kind, e->lhs->type), a, b);
 }
 
 static bool is_cmp(CExprKind k) { return k >= EX_LT && k <= EX_NE; }

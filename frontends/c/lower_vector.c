@@ -85,18 +85,6 @@ KitCgVal lower_vector_arith(Lower *L, CExprKind k, KitCgVal a, KitCgVal b, CType
   return arith(L, k, a, b, type_unqual(t)->base);
 }
 
-static KitCgPred pred_of(CExprKind k, CType *elem) {
-  bool f = type_is_float(elem), s = type_is_signed(elem);
-  switch (k) {
-  case EX_LT: return f ? KIT_CG_FOLT : s ? KIT_CG_SLT : KIT_CG_ULT;
-  case EX_LE: return f ? KIT_CG_FOLE : s ? KIT_CG_SLE : KIT_CG_ULE;
-  case EX_GT: return f ? KIT_CG_FOGT : s ? KIT_CG_SGT : KIT_CG_UGT;
-  case EX_GE: return f ? KIT_CG_FOGE : s ? KIT_CG_SGE : KIT_CG_UGE;
-  case EX_EQ: return f ? KIT_CG_FOEQ : KIT_CG_EQ;
-  default: return f ? KIT_CG_FUNE : KIT_CG_NE;
-  }
-}
-
 /* a compound literal (behind casts) whose lanes are integer constants */
 static bool const_lanes(CExpr *m, int64_t *out, unsigned n) {
   while (m->kind == EX_CAST) m = m->lhs;
@@ -181,7 +169,7 @@ KitCgVal lower_vector_expr(Lower *L, CExpr *e) {
   case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE: {
     KitCgVal a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
     lower_set_loc(L, e->pos);
-    return kit_cg_cmp(&L->b, pred_of(e->kind, type_unqual(type_unqual(e->lhs->type)->base)), a, b);
+    return kit_cg_cmp(&L->b, lower_cmp_pred(e->kind, type_unqual(type_unqual(e->lhs->type)->base)), a, b);
   }
   case EX_BUILTIN: break;
   default: {
