@@ -173,6 +173,20 @@ static bool eval_int_chain(CExpr *e, int64_t *out) {
   return ok;
 }
 
+/* set while a caller needs an integer constant expression (c_eval_ice): a
+ * __builtin_constant_p the parser left to the optimiser is then 0, as gcc
+ * folds it where a constant is required (__builtin_choose_expr's condition,
+ * case labels, bit-field widths) */
+static bool ice_required;
+
+bool c_eval_ice(CExpr *e, int64_t *out) {
+  bool saved = ice_required;
+  ice_required = true;
+  bool ok = c_eval_int(e, out);
+  ice_required = saved;
+  return ok;
+}
+
 bool c_eval_int(CExpr *e, int64_t *out) {
   int64_t a, b;
   long double f;
@@ -280,6 +294,10 @@ bool c_eval_int(CExpr *e, int64_t *out) {
     *out = e->step ? (x.offset - y.offset) / e->step : 0;
     return true;
   }
+  case EX_BUILTIN:
+    if (e->builtin != BI_CONSTANT_P || !ice_required) return false;
+    *out = 0;
+    return true;
   default:
     return false;
   }

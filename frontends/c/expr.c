@@ -483,7 +483,7 @@ int64_t parse_const_int(Parser *p) {
   CPos pos = tok(p)->pos;
   CExpr *e = parse_cond_expr(p);
   int64_t v;
-  if (!c_eval_int(e, &v)) {
+  if (!c_eval_ice(e, &v)) {
     perror_at(p, pos, "expression is not an integer constant expression");
     return 0;
   }

@@ -139,7 +139,7 @@ static int64_t case_value(Parser *p, CStmt *sw) {
   CPos pos = tok(p)->pos;
   CExpr *e = parse_cond_expr(p);
   int64_t v;
-  if (!c_eval_int(e, &v)) {
+  if (!c_eval_ice(e, &v)) {
     perror_at(p, pos, "case label does not reduce to an integer constant");
     return 0;
   }
