@@ -110,7 +110,8 @@ static const BI builtins[] = {
     {"__builtin_copysign", BI_COPYSIGN, "d", 2}, {"__builtin_copysignf", BI_COPYSIGN, "f", 2},
     {"__builtin_copysignl", BI_COPYSIGN, "D", 2}, {"__builtin_fmin", BI_FMIN, "d", 2},
     {"__builtin_fminf", BI_FMIN, "f", 2}, {"__builtin_fmax", BI_FMAX, "d", 2}, {"__builtin_fmaxf", BI_FMAX, "f", 2},
-    {"__builtin_fma", BI_FMA, "d", 3}, {"__builtin_fmaf", BI_FMA, "f", 3},
+    {"__builtin_fminl", BI_FMIN, "D", 2}, {"__builtin_fmaxl", BI_FMAX, "D", 2},
+    {"__builtin_fma", BI_FMA, "d", 3}, {"__builtin_fmaf", BI_FMA, "f", 3}, {"__builtin_fmal", BI_FMA, "D", 3},
     {"__builtin_isnan", BI_ISNAN, "i", 1}, {"__builtin_isinf", BI_ISINF, "i", 1},
     {"__builtin_isnanf", BI_ISNAN, "i", 1}, {"__builtin_isnanl", BI_ISNAN, "i", 1},
     {"__builtin_isinff", BI_ISINF, "i", 1}, {"__builtin_isinfl", BI_ISINF, "i", 1},
@@ -214,6 +215,27 @@ static CExpr *constant_p(Parser *p, CExpr *e, CPos pos) {
   b->args = c_alloc(sizeof *b->args);
   b->args->expr = rvalue(p, e);
   return b;
+}
+
+/* the __atomic_*_n and __sync_* forms act on an integer or a pointer of 1,
+ * 2, 4, 8 or 16 bytes; anything else is an error, in clang's words */
+static bool atomic_operand_ok(Parser *p, CBuiltin id, CExprList *args, CPos pos) {
+  bool on_object = (id >= BI_ATOMIC_LOAD && id <= BI_ATOMIC_NAND_FETCH) || id == BI_SYNC_VAL_CAS ||
+                   id == BI_SYNC_BOOL_CAS || id == BI_SYNC_LOCK_RELEASE;
+  if (!on_object || !args) return true;
+  CType *pt = type_unqual(args->expr->type);
+  if (pt->kind != TY_PTR) {
+    perror_at(p, pos, "address argument to atomic builtin must be a pointer");
+    return false;
+  }
+  CType *t = type_unqual(pt->base);
+  /* a _Bool is loaded, stored, exchanged and compared, not added to */
+  bool bool_ok = id == BI_ATOMIC_LOAD || id == BI_ATOMIC_STORE || id == BI_ATOMIC_EXCHANGE || id == BI_ATOMIC_CMPXCHG;
+  bool kind_ok = t->kind == TY_PTR || (type_is_integer(t) && (t->kind != TY_BOOL || bool_ok));
+  bool size_ok = t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8 || t->size == 16;
+  if (kind_ok && size_ok) return true;
+  perror_at(p, pos, "address argument to atomic operation must be a pointer to integer or pointer");
+  return false;
 }
 
 static CType *bit_operand_type(const char *name, CBuiltin id) {
@@ -400,6 +422,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     expect(p, ")");
     return c ? a : b;
   }
+  if (!strcmp(name, "__builtin_tgmath")) return parse_tgmath_builtin(p, pos);
   if (!strcmp(name, "__builtin_classify_type")) {
     expect(p, "(");
     CExpr *e = parse_assign(p);
@@ -446,6 +469,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
         l->next = o;
       }
     }
+    if (!atomic_operand_ok(p, b->id, args, pos)) return new_int(0, ty_int, pos);
     CExpr *e = new_expr(EX_BUILTIN, ret_type(b->ret, args), pos);
     e->builtin = b->id;
     e->args = args;

@@ -252,11 +252,13 @@ static int64_t init_obj(Parser *p, Init *I, CType *t, int64_t off, CMember *bf) 
     /* a struct/union initialized from an expression of the same type, or brace elision */
     if (u->kind != TY_ARRAY) {
       size_t save = p->pos;
+      int errors = p->diag->errors;
       CExpr *e = parse_assign(p);
       if (type_compatible(type_unqual(e->type), u)) {
         add_item(I, off, t, NULL, e);
         return 1;
       }
+      if (p->diag->errors != errors) return 1; /* reading it again would repeat its errors */
       p->pos = save;
     }
     /* elision descends without consuming anything: a struct that (after an

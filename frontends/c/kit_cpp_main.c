@@ -58,7 +58,7 @@ static const char *arg_of(int argc, char **argv, int *i, const char *opt) {
 }
 
 int main(int argc, char **argv) {
-  StrList inc = {0}, quote = {0}, sys = {0}, defs = {0}, undefs = {0}, forced = {0};
+  StrList inc = {0}, quote = {0}, sys = {0}, macros = {0}, forced = {0};
   CPPOptions o = {.std_version = 201710L, .gnu = true, .pic = true, .err = stderr};
   const char *input = NULL, *output = NULL;
   bool markers = true, deps = false;
@@ -94,10 +94,13 @@ int main(int argc, char **argv) {
       push(&inc, v);
     } else if (!strncmp(a, "-D", 2)) {
       if (!(v = arg_of(argc, argv, &i, "-D"))) return 1;
-      push(&defs, v);
+      push(&macros, v);
     } else if (!strncmp(a, "-U", 2)) {
       if (!(v = arg_of(argc, argv, &i, "-U"))) return 1;
-      push(&undefs, v);
+      char *u = malloc(strlen(v) + 2); /* "-NAME": see CppOptions.macros */
+      if (!u) return 1;
+      u[0] = '-', strcpy(u + 1, v);
+      push(&macros, u);
     } else if (!strncmp(a, "-o", 2)) {
       if (!(output = arg_of(argc, argv, &i, "-o"))) return 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -123,8 +126,7 @@ int main(int argc, char **argv) {
   o.include_dirs = inc.v, o.ninclude_dirs = inc.n;
   o.quote_dirs = quote.v, o.nquote_dirs = quote.n;
   o.system_dirs = sys.v, o.nsystem_dirs = sys.n;
-  o.defines = defs.v, o.ndefines = defs.n;
-  o.undefines = undefs.v, o.nundefines = undefs.n;
+  o.macros = macros.v, o.nmacros = macros.n;
   o.forced_includes = forced.v, o.nforced_includes = forced.n;
   FILE *out = output ? fopen(output, "w") : stdout;
   if (!out) {
@@ -153,6 +155,6 @@ int main(int argc, char **argv) {
   }
   cpp_free(pp);
   if (output) fclose(out);
-  free(inc.v), free(quote.v), free(sys.v), free(defs.v), free(undefs.v), free(forced.v);
+  free(inc.v), free(quote.v), free(sys.v), free(macros.v), free(forced.v);
   return rc;
 }

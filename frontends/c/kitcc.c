@@ -36,7 +36,7 @@ typedef struct Options {
   StrVec asm_inputs;     /* .s, .S: assembled by gcc */
   StrVec unknown_warnings; /* -Wname kitcc does not know: a warning, as clang gives */
   StrVec cc_args;        /* the options of each file's compile, for -v and -### */
-  StrVec includes, quotes, isystem, defines, undefs, forced;
+  StrVec includes, quotes, isystem, macros, forced; /* macros: -D, -U as in CppOptions */
   StrVec link_args;      /* -L, -l, -Wl, -static, -shared, -pthread, ... in order */
   const char *output;
   bool compile_only, asm_only, preprocess_only, emit_cg, emit_llvm;
@@ -85,6 +85,15 @@ static const char *arg_value(int argc, char **argv, int *i, const char *flag) {
     exit(1);
   }
   return argv[++*i];
+}
+
+/* "-NAME", the preprocessor's entry for -UNAME among the -D's */
+static const char *undefine_entry(const char *name) {
+  char *e = malloc(strlen(name) + 2);
+  if (!e) abort();
+  e[0] = '-';
+  strcpy(e + 1, name);
+  return e;
 }
 
 static void bad_option(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -170,7 +179,7 @@ static bool parse_link_option(Options *o, int argc, char **argv, int *i) {
   push(to, a);
   if (takes) push(to, arg_value(argc, argv, i, a));
   if (!strcmp(a, "-B") && !a[2]) push(&o->link_args, arg_value(argc, argv, i, a));
-  if (!strcmp(a, "-pthread")) push(&o->defines, "_REENTRANT");
+  if (!strcmp(a, "-pthread")) push(&o->macros, "_REENTRANT");
   return true;
 }
 
@@ -179,8 +188,8 @@ static bool parse_preprocessor_option(Options *o, int argc, char **argv, int *i)
   if (!strncmp(a, "-I", 2)) push(&o->includes, arg_value(argc, argv, i, "-I"));
   else if (!strcmp(a, "-iquote")) push(&o->quotes, arg_value(argc, argv, i, "-iquote"));
   else if (!strcmp(a, "-isystem") || !strcmp(a, "-idirafter")) push(&o->isystem, arg_value(argc, argv, i, a));
-  else if (!strncmp(a, "-D", 2)) push(&o->defines, arg_value(argc, argv, i, "-D"));
-  else if (!strncmp(a, "-U", 2)) push(&o->undefs, arg_value(argc, argv, i, "-U"));
+  else if (!strncmp(a, "-D", 2)) push(&o->macros, arg_value(argc, argv, i, "-D"));
+  else if (!strncmp(a, "-U", 2)) push(&o->macros, undefine_entry(arg_value(argc, argv, i, "-U")));
   else if (!strcmp(a, "-include") || !strcmp(a, "-imacros")) push(&o->forced, arg_value(argc, argv, i, a));
   else if (!strcmp(a, "-nostdinc")) o->nostdinc = true;
   else if (!strcmp(a, "-P")) o->no_line_markers = true;
@@ -350,10 +359,8 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.system_dirs = o->isystem.v;
   po.nsystem_dirs = o->isystem.n;
   po.no_std_inc = o->nostdinc;
-  po.defines = o->defines.v;
-  po.ndefines = o->defines.n;
-  po.undefines = o->undefs.v;
-  po.nundefines = o->undefs.n;
+  po.macros = o->macros.v;
+  po.nmacros = o->macros.n;
   po.forced_includes = o->forced.v;
   po.nforced_includes = o->forced.n;
   po.std_version = o->std_version;

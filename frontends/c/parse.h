@@ -224,6 +224,8 @@ CType *libc_sig_type(const char *sig);
 /* __builtin_object_size & co., __builtin___X_chk, __builtin_va_arg_pack
  * (builtin_fortify.c); NULL when name is none of them */
 CExpr *parse_fortify_builtin(Parser *p, const char *name, CPos pos);
+/* __builtin_tgmath (builtin_tgmath.c), after its name */
+CExpr *parse_tgmath_builtin(Parser *p, CPos pos);
 /* a direct call of a gnu_inline function whose body forwards its variadic
  * arguments, expanded as the body's expression; `call` when it cannot be */
 CExpr *expand_va_arg_pack_call(Parser *p, CObj *f, CExpr *call);

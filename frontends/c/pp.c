@@ -97,13 +97,16 @@ CPP *cpp_new(const CPPOptions *opt) {
   strftime(pp->time, sizeof pp->time, "\"%H:%M:%S\"", &tm);
   pp_setup_dirs(pp);
   pp_predefine(pp);
-  for (size_t i = 0; i < opt->ndefines; i++) {
-    const char *d = opt->defines[i];
+  for (size_t i = 0; i < opt->nmacros; i++) {
+    const char *d = opt->macros[i];
+    if (d[0] == '-') {
+      pp_undef(pp, d + 1);
+      continue;
+    }
     const char *eq = strchr(d, '=');
     char *text = eq ? pp_printf(pp, "%.*s %s", (int)(eq - d), d, eq + 1) : pp_printf(pp, "%s 1", d);
     pp_define_text(pp, text);
   }
-  for (size_t i = 0; i < opt->nundefines; i++) pp_undef(pp, opt->undefines[i]);
   return pp;
 }
 

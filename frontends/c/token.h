@@ -44,10 +44,9 @@ typedef struct CPPOptions {
   const char **system_dirs;   /* -isystem, then the system directories */
   size_t nsystem_dirs;
   bool no_std_inc;            /* -nostdinc */
-  const char **defines;       /* "NAME" / "NAME=VALUE" (-D), applied in order with undefs */
-  size_t ndefines;
-  const char **undefines;     /* -U */
-  size_t nundefines;
+  const char **macros;        /* -D and -U in command-line order: "NAME" or "NAME=VALUE"
+                               * defines, "-NAME" undefines (no name starts with '-') */
+  size_t nmacros;
   const char **forced_includes; /* -include */
   size_t nforced_includes;
   long std_version;           /* __STDC_VERSION__, e.g. 201710L */

@@ -177,14 +177,13 @@ static void test_files_and_deps(void **state) {
 
 static void test_defines_option(void **state) {
   (void)state;
-  const char *defs[] = {"A", "B=2+x", "F(x)=[x]"};
-  const char *undefs[] = {"__STDC_HOSTED__"};
-  CPPOptions o = {.std_version = 201112L, .no_std_inc = true, .defines = defs, .ndefines = 3,
-                  .undefines = undefs, .nundefines = 1};
+  /* in command-line order: C is defined, undefined, defined again; D the reverse */
+  const char *macros[] = {"A", "B=2+x", "F(x)=[x]", "-__STDC_HOSTED__", "C=1", "-C", "C=3", "D", "-D"};
+  CPPOptions o = {.std_version = 201112L, .no_std_inc = true, .macros = macros, .nmacros = 9};
   CPP *pp = cpp_new(&o);
-  const char *src = "A B F(1) __STDC_VERSION__ __STDC_HOSTED__ linux";
+  const char *src = "A B F(1) __STDC_VERSION__ __STDC_HOSTED__ linux C D";
   assert_int_equal(cpp_open_buffer(pp, "d.c", src, strlen(src)), 0);
-  const char *want[] = {"1", "2", "+", "x", "[", "1", "]", "201112L", "__STDC_HOSTED__", "linux"};
+  const char *want[] = {"1", "2", "+", "x", "[", "1", "]", "201112L", "__STDC_HOSTED__", "linux", "3", "D"};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) assert_string_equal(cpp_next(pp)->text, want[i]);
   assert_int_equal(cpp_next(pp)->kind, CT_EOF);
   cpp_free(pp);

@@ -96,6 +96,29 @@ C
 gcc -O2 -fwrapv wrap.c -o wg && "$kitcc" -O2 -fwrapv wrap.c -o wk || bad "-fwrapv builds"
 check "-fwrapv as gcc" [ "$(./wk)" = "$(./wg)" -a "$(./wk)" = wrap ]
 
+# --- -D and -U apply in command-line order, as gcc applies them ---
+cat >du.c <<'C'
+int puts(const char *);
+#define S_(x) #x
+#define S(x) S_(x)
+int main(void) {
+#ifdef A
+  puts("A=" S(A));
+#else
+  puts("no A");
+#endif
+#ifdef B
+  puts("B=" S(B));
+#else
+  puts("no B");
+#endif
+  return 0;
+}
+C
+dflags="-DA=1 -UA -DA=3 -DB -UB"
+gcc $dflags du.c -o dug && "$kitcc" $dflags du.c -o duk || bad "-D/-U builds"
+check "-D/-U in order as gcc ($(./duk | tr '\n' ' '))" [ "$(./duk)" = "$(./dug)" ]
+
 # --- -fsyntax-only, .s input, -c ---
 "$kitcc" -fsyntax-only min.c 2>err; rc=$?
 check "-fsyntax-only rc 0" [ $rc -eq 0 ]
