@@ -1031,9 +1031,12 @@ static void parse_inst(P *p, KitCgBlkId b) {
     parse_vals(p, &nargs, 1);
     if (accept_word(p, "align")) imm = get_u64(p);
     break;
-  case KIT_CG_OP_STACKSAVE:
+  case KIT_CG_OP_STACKSAVE: type = KIT_CG_PTR; break;
   case KIT_CG_OP_FRAMEADDR:
-  case KIT_CG_OP_RETADDR: type = KIT_CG_PTR; break;
+  case KIT_CG_OP_RETADDR:
+    type = KIT_CG_PTR;
+    if (accept_word(p, "level")) imm = get_u64(p);
+    break;
   case KIT_CG_OP_CALL:
   case KIT_CG_OP_CALLI: {
     get_rettype(p, &type, &type2);

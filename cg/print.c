@@ -370,10 +370,12 @@ static void pinst(const KitCgModule *m, const KitCgFunc *f, const KitCgInst *in,
     fprintf(out, " %s %s ", kit_cg_rmw_name((KitCgRmw)in->aux), tname(in->type));
     pargs(in, 0, out);
     break;
-  case KIT_CG_OP_FENCE:
-  case KIT_CG_OP_STACKSAVE:
   case KIT_CG_OP_FRAMEADDR:
   case KIT_CG_OP_RETADDR:
+    if (in->imm) fprintf(out, " level %" PRIu64, in->imm);
+    break;
+  case KIT_CG_OP_FENCE:
+  case KIT_CG_OP_STACKSAVE:
   case KIT_CG_OP_BR:
   case KIT_CG_OP_UNREACHABLE:
   case KIT_CG_OP_TRAP: break;

@@ -32,6 +32,11 @@ typedef struct Dec {
   const char *err;
 } Dec;
 
+/* frameaddr/retaddr of a caller's frame (level imm > 0) */
+static bool outer_frame(const KitCgInst *in) {
+  return (in->op == KIT_CG_OP_FRAMEADDR || in->op == KIT_CG_OP_RETADDR) && in->imm;
+}
+
 static void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
   if (!q) {
@@ -637,8 +642,8 @@ static int layout(Dec *D) {
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       const KitCgInst *in = &f->blocks[b].insts[i];
       nc += in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_SYMADDR || in->op == KIT_CG_OP_BLOCKADDR ||
-            in->op == KIT_CG_OP_ISCONST;
-      ns += in->op == KIT_CG_OP_STACKADDR || in->op == KIT_CG_OP_FRAMEADDR || in->op == KIT_CG_OP_RETADDR;
+            in->op == KIT_CG_OP_ISCONST || outer_frame(in);
+      ns += in->op == KIT_CG_OP_STACKADDR || ((in->op == KIT_CG_OP_FRAMEADDR || in->op == KIT_CG_OP_RETADDR) && !outer_frame(in));
       for (uint32_t k = 0; k < in->nargs; k++) D->uses[in->args[k]]++;
       if ((in->op == KIT_CG_OP_CALL || in->op == KIT_CG_OP_CALLI) && in->type2 != KIT_CG_VOID && in->id)
         D->second[in->id] = f->nvals + extra++;
@@ -654,8 +659,10 @@ static int layout(Dec *D) {
     for (uint32_t i = 0; i < f->blocks[b].ninsts; i++) {
       const KitCgInst *in = &f->blocks[b].insts[i];
       if (!in->id) continue;
-      if (in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_ISCONST) {
-        /* the interpreter folds nothing: an isconst is the constant 0 (its imm) */
+      if (in->op == KIT_CG_OP_CONST || in->op == KIT_CG_OP_ISCONST || outer_frame(in)) {
+        /* the interpreter folds nothing: an isconst is the constant 0 (its imm); it
+         * keeps no chain of its callers' frames, so their addresses are 0 (as gcc
+         * allows for __builtin_return_address(N > 0)) */
         fn->cslot[fn->nconsts] = in->id;
         fn->cval[fn->nconsts++] = in->op == KIT_CG_OP_CONST ? const_value(in) : (Slot){.q = 0};
         if (kit_cg_type_is_int((KitCgType)in->type) && in->type != KIT_CG_I128) {

@@ -757,8 +757,8 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
       else
         r = LLVMBuildVAArg(b, val(l, in->args[0]), kit_llvm__type(l, in->type), "");
       break;
-    case KIT_CG_OP_FRAMEADDR: { LLVMValueRef z = ci32(l, 0); r = kit_llvm__intrinsic(l, "llvm.frameaddress", &l->ptr, 1, &z, 1); break; }
-    case KIT_CG_OP_RETADDR: { LLVMValueRef z = ci32(l, 0); r = kit_llvm__intrinsic(l, "llvm.returnaddress", NULL, 0, &z, 1); break; }
+    case KIT_CG_OP_FRAMEADDR: { LLVMValueRef z = ci32(l, (int)in->imm); r = kit_llvm__intrinsic(l, "llvm.frameaddress", &l->ptr, 1, &z, 1); break; }
+    case KIT_CG_OP_RETADDR: { LLVMValueRef z = ci32(l, (int)in->imm); r = kit_llvm__intrinsic(l, "llvm.returnaddress", NULL, 0, &z, 1); break; }
     case KIT_CG_OP_BLOCKADDR: r = LLVMBlockAddress(l->fn, blk(l, in->nblks ? in->blks[0] : 0)); break;
     case KIT_CG_OP_ISCONST: {
       LLVMValueRef x = val(l, in->args[0]);

@@ -495,6 +495,15 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     case BI_EXPECT:
       args->expr = convert(p, args->expr, ty_long);
       break;
+    case BI_FRAME_ADDRESS: case BI_RETURN_ADDRESS: {
+      int64_t level;
+      if (!c_eval_ice(args->expr, &level) || level < 0 || level > 0xffff) {
+        perror_at(p, args->expr->pos, "invalid argument to '%s'", name);
+        level = 0;
+      }
+      e->ival = level;
+      break;
+    }
     default:
       break;
     }

@@ -507,8 +507,12 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
     in->imm = 16;
     return in->id;
   }
-  case BI_FRAME_ADDRESS: case BI_RETURN_ADDRESS:
-    return kit_cg_emit(&L->b, e->builtin == BI_FRAME_ADDRESS ? KIT_CG_OP_FRAMEADDR : KIT_CG_OP_RETADDR, KIT_CG_PTR, NULL, 0)->id;
+  case BI_FRAME_ADDRESS: case BI_RETURN_ADDRESS: {
+    KitCgInst *in = kit_cg_emit(&L->b, e->builtin == BI_FRAME_ADDRESS ? KIT_CG_OP_FRAMEADDR : KIT_CG_OP_RETADDR,
+                                KIT_CG_PTR, NULL, 0);
+    in->imm = (uint64_t)e->ival; /* the level, a constant (builtin.c) */
+    return in->id;
+  }
   case BI_FABS: case BI_SQRT: {
     KitCgVal v = lower_expr(L, arg(e, 0));
     return kit_cg_unop(&L->b, e->builtin == BI_FABS ? KIT_CG_OP_FABS : KIT_CG_OP_FSQRT, v);
