@@ -179,23 +179,6 @@ static int count(CExprList *a) {
 }
 
 /* operands of the bit builtins are converted to the width the name says */
-/* An expression the optimiser may still evaluate: no stores, calls, volatile
- * reads or statement expressions anywhere in it. */
-static bool expr_is_pure(const CExpr *e) {
-  if (!e) return true;
-  switch (e->kind) {
-  case EX_ASSIGN: case EX_OPASSIGN: case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC:
-  case EX_CALL: case EX_STMT_EXPR: case EX_VA_ARG: case EX_BUILTIN: case EX_VLA_SIZEOF: case EX_COMPOUND_LIT:
-    return false;
-  case EX_VAR: case EX_DEREF: case EX_MEMBER:
-    if (e->type && (e->type->quals & Q_VOLATILE)) return false;
-    break;
-  default:
-    break;
-  }
-  return expr_is_pure(e->lhs) && expr_is_pure(e->rhs) && expr_is_pure(e->cond);
-}
-
 /* __builtin_constant_p as gcc and clang answer it: 1 for an integer or
  * floating constant expression and for a string literal; 0 for anything with
  * side effects (never evaluated) and for other pointers; otherwise the
@@ -209,7 +192,7 @@ static CExpr *constant_p(Parser *p, CExpr *e, CPos pos) {
   if (c_eval_int(e, &v) || (type_is_float(e->type) && c_eval_float(e, &f)) || s->kind == EX_STRING)
     return new_int(1, ty_int, pos);
   bool numeric = type_is_integer(e->type) || type_is_float(e->type);
-  if (!numeric || !expr_is_pure(e) || !p->fn) return new_int(0, ty_int, pos);
+  if (!numeric || !c_expr_is_pure(e) || !p->fn) return new_int(0, ty_int, pos);
   CExpr *b = new_expr(EX_BUILTIN, ty_int, pos);
   b->builtin = BI_CONSTANT_P;
   b->args = c_alloc(sizeof *b->args);

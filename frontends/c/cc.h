@@ -61,6 +61,8 @@ CUnit *c_parse(CPP *pp, CDiag *diag, const CParseOptions *opt);
  * initializers, address constants (&obj + offset, string literals, labels). */
 bool c_eval_int(CExpr *e, int64_t *out);
 bool c_eval_ice(CExpr *e, int64_t *out);
+/* no stores, calls, volatile reads or statement expressions anywhere in e */
+bool c_expr_is_pure(const CExpr *e);
 bool c_eval_float(CExpr *e, long double *out);
 bool c_eval_complex(CExpr *e, long double *re, long double *im); /* complex.c; a real has im 0 */
 /* complex.c: e is a real the usual arithmetic conversions made (floating) complex */

@@ -173,6 +173,23 @@ static bool eval_int_chain(CExpr *e, int64_t *out) {
   return ok;
 }
 
+/* An expression the optimiser may still evaluate: no stores, calls, volatile
+ * reads or statement expressions anywhere in it. */
+bool c_expr_is_pure(const CExpr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case EX_ASSIGN: case EX_OPASSIGN: case EX_PREINC: case EX_PREDEC: case EX_POSTINC: case EX_POSTDEC:
+  case EX_CALL: case EX_STMT_EXPR: case EX_VA_ARG: case EX_BUILTIN: case EX_VLA_SIZEOF: case EX_COMPOUND_LIT:
+    return false;
+  case EX_VAR: case EX_DEREF: case EX_MEMBER:
+    if (e->type && (e->type->quals & Q_VOLATILE)) return false;
+    break;
+  default:
+    break;
+  }
+  return c_expr_is_pure(e->lhs) && c_expr_is_pure(e->rhs) && c_expr_is_pure(e->cond);
+}
+
 /* set while a caller needs an integer constant expression (c_eval_ice): a
  * __builtin_constant_p the parser left to the optimiser is then 0, as gcc
  * folds it where a constant is required (__builtin_choose_expr's condition,

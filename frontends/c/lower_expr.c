@@ -496,7 +496,14 @@ void lower_cond_branch(Lower *L, CExpr *e, KitCgBlkId t, KitCgBlkId f) {
     }
     e = e->lhs;
   }
-  kit_cg_condbr(&L->b, lower_cond(L, e), t, f);
+  /* a constant condition branches unconditionally, as gcc and clang do at
+   * -O0 too: the code it skips is unreachable and never emitted, so what it
+   * calls need not exist (the `if (0) link_error ();` idiom) */
+  int64_t v;
+  if (c_expr_is_pure(e) && c_eval_int(e, &v))
+    kit_cg_br(&L->b, v ? t : f);
+  else
+    kit_cg_condbr(&L->b, lower_cond(L, e), t, f);
   while (n--) {
     lower_start_block(L, pending[n].mid);
     lower_cond_branch(L, pending[n].rhs, pending[n].t, pending[n].f);
