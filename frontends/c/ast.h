@@ -63,6 +63,8 @@ typedef enum CBuiltin {
   BI_BSWAP16, BI_BSWAP32, BI_BSWAP64,
   BI_CLZ, BI_CTZ, BI_POPCOUNT, BI_PARITY, BI_FFS, BI_CLRSB, /* operand type says the width */
   BI_ADD_OVERFLOW, BI_SUB_OVERFLOW, BI_MUL_OVERFLOW, /* (a, b, ptr) -> _Bool */
+  BI_ADD_OVERFLOW_P, BI_SUB_OVERFLOW_P, BI_MUL_OVERFLOW_P, /* (a, b, c): would a op b overflow c's type
+                                                             (c's value unused) -> _Bool */
   BI_MEMCPY, BI_MEMMOVE, BI_MEMSET, BI_MEMCMP, BI_STRLEN, BI_STRCMP, BI_STRCPY, /* or a libc call */
   BI_ALLOCA,
   BI_FRAME_ADDRESS, BI_RETURN_ADDRESS,

@@ -102,6 +102,8 @@ static const BI builtins[] = {
     {"__builtin_clrsbll", BI_CLRSB, "i", 1},
     {"__builtin_add_overflow", BI_ADD_OVERFLOW, "b", 3}, {"__builtin_sub_overflow", BI_SUB_OVERFLOW, "b", 3},
     {"__builtin_mul_overflow", BI_MUL_OVERFLOW, "b", 3},
+    {"__builtin_add_overflow_p", BI_ADD_OVERFLOW_P, "b", 3}, {"__builtin_sub_overflow_p", BI_SUB_OVERFLOW_P, "b", 3},
+    {"__builtin_mul_overflow_p", BI_MUL_OVERFLOW_P, "b", 3},
     {"__builtin_memcpy", BI_MEMCPY, "p", 3}, {"__builtin_memmove", BI_MEMMOVE, "p", 3},
     {"__builtin_memset", BI_MEMSET, "p", 3}, {"__builtin_alloca", BI_ALLOCA, "p", 1},
     {"__builtin_frame_address", BI_FRAME_ADDRESS, "p", 1}, {"__builtin_return_address", BI_RETURN_ADDRESS, "p", 1},
@@ -198,6 +200,37 @@ static CExpr *constant_p(Parser *p, CExpr *e, CPos pos) {
   b->args = c_alloc(sizeof *b->args);
   b->args->expr = rvalue(p, e);
   return b;
+}
+
+/* an integer constant's exact value, whatever its type's signedness */
+static bool exact_value(CExpr *e, __int128 *out) {
+  int64_t v;
+  if (!type_is_integer(e->type) || !c_expr_is_pure(e) || !c_eval_int(e, &v)) return false;
+  CType *t = type_unqual(e->type);
+  if (t->kind == TY_ENUM) t = t->base;
+  if (t->size > 8) return false;
+  *out = t->is_unsigned ? (__int128)(uint64_t)v : (__int128)v;
+  return true;
+}
+
+/* __builtin_{add,sub,mul}_overflow_p(a, b, c): folded to 0 or 1 when a and b
+ * are constants (gnulib's intprops.h uses them in integer constant
+ * expressions, which is why gcc has them), else computed at run time */
+static CExpr *overflow_p(Parser *p, CExpr *e) {
+  CExpr *a = e->args->expr, *b = e->args->next->expr, *c = e->args->next->next->expr;
+  CType *rt = type_unqual(c->type);
+  if (rt->kind == TY_ENUM) rt = rt->base;
+  if (!type_is_integer(a->type) || !type_is_integer(b->type) || !type_is_integer(rt) || rt->kind == TY_BOOL) {
+    perror_at(p, e->pos, "operands of an overflow builtin must be integers");
+    return new_int(0, ty_int, e->pos);
+  }
+  __int128 x, y;
+  if (rt->size > 8 || !exact_value(a, &x) || !exact_value(b, &y) || !c_expr_is_pure(c)) return e;
+  __int128 r = e->builtin == BI_ADD_OVERFLOW_P ? x + y : e->builtin == BI_SUB_OVERFLOW_P ? x - y : x * y;
+  int bits = (int)rt->size * 8;
+  __int128 lo = rt->is_unsigned ? 0 : -((__int128)1 << (bits - 1));
+  __int128 hi = rt->is_unsigned ? ((__int128)1 << bits) - 1 : ((__int128)1 << (bits - 1)) - 1;
+  return new_int(r < lo || r > hi, ty_bool, e->pos);
 }
 
 /* the __atomic_*_n and __sync_* forms act on an integer or a pointer of 1,
@@ -478,6 +511,8 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     case BI_EXPECT:
       args->expr = convert(p, args->expr, ty_long);
       break;
+    case BI_ADD_OVERFLOW_P: case BI_SUB_OVERFLOW_P: case BI_MUL_OVERFLOW_P:
+      return overflow_p(p, e);
     case BI_FRAME_ADDRESS: case BI_RETURN_ADDRESS: {
       int64_t level;
       if (!c_eval_ice(args->expr, &level) || level < 0 || level > 0xffff) {

@@ -143,6 +143,17 @@ static void check_format(Parser *p, const char *f, CExprList *arg, int argno, bo
   if (arg) c_warn(p->diag, W_FORMAT_EXTRA_ARGS, pos, "too many arguments for format");
 }
 
+/* the string a format argument is: a literal, or (as gcc and clang see it) a
+ * const char array initialized by one */
+static CExpr *format_literal(CExpr *f) {
+  if (!f || f->kind != EX_VAR || f->obj->is_function) return f;
+  CType *t = f->obj->type;
+  CInit *init = f->obj->init;
+  if (t->kind != TY_ARRAY || !(t->base->quals & Q_CONST) || !init || init->nitems != 1) return f;
+  CExpr *e = init->items[0].expr;
+  return init->items[0].offset == 0 && e && e->kind == EX_STRING ? e : f;
+}
+
 void lint_format(Parser *p, CExpr *fn, CExprList *args) {
   if (!fn || fn->kind != EX_VAR || !fn->obj->is_function || !c_warn_on(p->diag, W_FORMAT)) return;
   for (size_t i = 0; i < sizeof formatted / sizeof *formatted; i++) {
@@ -150,13 +161,15 @@ void lint_format(Parser *p, CExpr *fn, CExprList *args) {
     CExprList *a = args;
     for (int k = 1; a && k < formatted[i].fmt; k++) a = a->next;
     if (!a) return;
-    CExpr *f = strip(a->expr);
+    CExpr *f = format_literal(strip(a->expr));
     if (!f || f->kind != EX_STRING || type_unqual(type_unqual(f->type)->base)->size != 1) {
       if (!a->next && !formatted[i].scan)
         c_warn(p->diag, W_FORMAT_SECURITY, a->expr->pos, "format not a string literal and no format arguments");
       return;
     }
-    check_format(p, f->str, a->next, formatted[i].first, formatted[i].scan, f->pos);
+    /* through an array, warnings point at the array's use, not its initializer */
+    CPos at = f == strip(a->expr) ? f->pos : a->expr->pos;
+    check_format(p, f->str, a->next, formatted[i].first, formatted[i].scan, at);
     return;
   }
 }

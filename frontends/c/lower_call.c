@@ -326,11 +326,17 @@ static KitCgVal atomic_builtin(Lower *L, CExpr *e) {
   }
 }
 
+/* __builtin_X_overflow(a, b, p) stores the wrapped result through p; the _p
+ * forms only answer, for the type of their third operand (whose value is
+ * ignored; gcc still evaluates it) */
 static KitCgVal overflow_builtin(Lower *L, CExpr *e) {
   CExpr *ea = arg(e, 0), *eb = arg(e, 1), *ep = arg(e, 2);
-  CType *rt = type_unqual(type_unqual(ep->type)->base);
+  bool answer_only = e->builtin >= BI_ADD_OVERFLOW_P && e->builtin <= BI_MUL_OVERFLOW_P;
+  CType *rt = answer_only ? type_unqual(ep->type) : type_unqual(type_unqual(ep->type)->base);
+  if (rt->kind == TY_ENUM) rt = type_unqual(rt->base);
   KitCgVal a = lower_expr(L, ea), b = lower_expr(L, eb), p = lower_expr(L, ep);
-  KitCgOp op = e->builtin == BI_ADD_OVERFLOW ? KIT_CG_OP_ADD : e->builtin == BI_SUB_OVERFLOW ? KIT_CG_OP_SUB : KIT_CG_OP_MUL;
+  CBuiltin kind = answer_only ? (CBuiltin)(e->builtin - BI_ADD_OVERFLOW_P + BI_ADD_OVERFLOW) : e->builtin;
+  KitCgOp op = kind == BI_ADD_OVERFLOW ? KIT_CG_OP_ADD : kind == BI_SUB_OVERFLOW ? KIT_CG_OP_SUB : KIT_CG_OP_MUL;
   KitCgVal res, ovf;
   if (type_compatible(type_unqual(ea->type), rt) && type_compatible(type_unqual(eb->type), rt)) {
     bool s = type_is_signed(rt);
@@ -352,7 +358,7 @@ static KitCgVal overflow_builtin(Lower *L, CExpr *e) {
       ovf = kit_cg_binop(&L->b, KIT_CG_OP_OR, ovf, neg);
     }
   }
-  lower_store(L, res, p, rt, false);
+  if (!answer_only) lower_store(L, res, p, rt, false);
   return to_type(L, kit_cg_conv(&L->b, KIT_CG_OP_ZEXT, KIT_CG_I8, ovf), ty_bool, e->type);
 }
 
@@ -469,6 +475,7 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
   case BI_CLZ: case BI_CTZ: case BI_POPCOUNT: case BI_PARITY: case BI_FFS: case BI_CLRSB:
     return bit_builtin(L, e);
   case BI_ADD_OVERFLOW: case BI_SUB_OVERFLOW: case BI_MUL_OVERFLOW:
+  case BI_ADD_OVERFLOW_P: case BI_SUB_OVERFLOW_P: case BI_MUL_OVERFLOW_P:
     return overflow_builtin(L, e);
   case BI_MEMCPY: case BI_MEMMOVE: case BI_MEMSET: {
     KitCgVal d = lower_expr(L, arg(e, 0));
