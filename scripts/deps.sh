@@ -6,7 +6,8 @@ PKGS=(build-essential cmake ninja-build pkg-config
       llvm-16-dev clang-16 libclang-rt-16-dev lld-16 libffi-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libncurses-dev
       libunwind-dev libelf-dev libdwarf-dev libcmocka-dev
       gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
-      gdb gdb-multiarch llvm-16 valgrind python3 xz-utils autoconf automake libtool)
+      gdb gdb-multiarch llvm-16 valgrind python3 xz-utils autoconf automake libtool
+      libxml2-utils librsvg2-bin)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
