@@ -125,6 +125,8 @@ static const BI builtins[] = {
     {"__builtin_islessequal", BI_ISLESSEQUAL, "i", 2}, {"__builtin_isgreater", BI_ISGREATER, "i", 2},
     {"__builtin_isgreaterequal", BI_ISGREATEREQUAL, "i", 2}, {"__builtin_islessgreater", BI_ISLESSGREATER, "i", 2},
     {"__builtin_prefetch", BI_PREFETCH, "v", -1}, {"__builtin_assume_aligned", BI_ASSUME_ALIGNED, "p", -1},
+    /* x86-64's instruction cache is coherent: nothing to do but evaluate (begin, end) */
+    {"__builtin___clear_cache", BI_PREFETCH, "v", 2},
     {"__atomic_load_n", BI_ATOMIC_LOAD, "*0", 2}, {"__atomic_store_n", BI_ATOMIC_STORE, "v", 3},
     {"__atomic_exchange_n", BI_ATOMIC_EXCHANGE, "*0", 3},
     {"__atomic_compare_exchange_n", BI_ATOMIC_CMPXCHG, "b", 6},
@@ -181,6 +183,30 @@ static int count(CExprList *a) {
 }
 
 /* operands of the bit builtins are converted to the width the name says */
+/* a string literal expression of s */
+static CExpr *string_expr(const char *s, CPos pos) {
+  size_t n = strlen(s);
+  CExpr *e = new_expr(EX_STRING, type_array(type_qualified(ty_char, Q_CONST), (int64_t)n + 1), pos);
+  e->str = c_strdup(s);
+  e->str_len = (int64_t)n + 1;
+  e->is_lvalue = true;
+  return e;
+}
+
+/* __builtin_LINE (), __builtin_FILE (), __builtin_FUNCTION () of gcc and
+ * clang: the call's own line, file and function; NULL for another name */
+static CExpr *source_location_builtin(Parser *p, const char *name, CPos pos) {
+  int which = !strcmp(name, "__builtin_LINE") ? 1 : !strcmp(name, "__builtin_FILE") ? 2
+            : !strcmp(name, "__builtin_FUNCTION") ? 3 : 0;
+  if (!which) return NULL;
+  expect(p, "(");
+  expect(p, ")");
+  if (which == 1) return new_int((int64_t)pos.line, ty_int, pos);
+  if (which == 3) return string_expr(p->fn ? p->fn->name : "", pos);
+  const char *file = p->diag->pp ? cpp_file_name(p->diag->pp, pos.file) : NULL;
+  return string_expr(file ? file : "", pos);
+}
+
 /* __builtin_constant_p as gcc and clang answer it: 1 for an integer or
  * floating constant expression and for a string literal; 0 for anything with
  * side effects (never evaluated) and for other pointers; otherwise the
@@ -439,6 +465,8 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     return c ? a : b;
   }
   if (!strcmp(name, "__builtin_tgmath")) return parse_tgmath_builtin(p, pos);
+  CExpr *where = source_location_builtin(p, name, pos);
+  if (where) return where;
   if (!strcmp(name, "__builtin_classify_type")) {
     expect(p, "(");
     CExpr *e = parse_assign(p);
@@ -538,6 +566,7 @@ CExpr *parse_builtin_call(Parser *p, const char *name, CPos pos) {
     CType *proto = libc_prototype(base);
     if (!proto) {
       perror_at(p, pos, "unsupported builtin '%s'", name);
+      if (accept(p, "(")) parse_call_args(p); /* its arguments, so they do not look like a call of 0 */
       return new_int(0, ty_int, pos);
     }
     o = c_alloc(sizeof *o);

@@ -336,7 +336,8 @@ int pp_has_builtin(const char *name) {
     "__builtin_memcmp", "__builtin_huge_val", "__builtin_huge_valf", "__builtin_huge_vall",
     "__builtin_inf", "__builtin_inff", "__builtin_infl", "__builtin_nan", "__builtin_nanf",
     "__builtin_nanl", "__builtin_types_compatible_p", "__builtin_choose_expr", "__builtin_fpclassify",
-    "__builtin_isnormal", "__builtin_isinf_sign", "__builtin_tgmath",
+    "__builtin_isnormal", "__builtin_isinf_sign", "__builtin_tgmath", "__builtin_LINE", "__builtin_FILE",
+    "__builtin_FUNCTION", "__builtin___clear_cache",
     /* builtin_fortify.c */
     "__builtin_object_size", "__builtin_dynamic_object_size", "__builtin_va_arg_pack",
     "__builtin_va_arg_pack_len", "__builtin___memcpy_chk", "__builtin___mempcpy_chk",
