@@ -183,16 +183,6 @@ static int count(CExprList *a) {
 }
 
 /* operands of the bit builtins are converted to the width the name says */
-/* a string literal expression of s */
-static CExpr *string_expr(const char *s, CPos pos) {
-  size_t n = strlen(s);
-  CExpr *e = new_expr(EX_STRING, type_array(type_qualified(ty_char, Q_CONST), (int64_t)n + 1), pos);
-  e->str = c_strdup(s);
-  e->str_len = (int64_t)n + 1;
-  e->is_lvalue = true;
-  return e;
-}
-
 /* __builtin_LINE (), __builtin_FILE (), __builtin_FUNCTION () of gcc and
  * clang: the call's own line, file and function; NULL for another name */
 static CExpr *source_location_builtin(Parser *p, const char *name, CPos pos) {
@@ -202,9 +192,9 @@ static CExpr *source_location_builtin(Parser *p, const char *name, CPos pos) {
   expect(p, "(");
   expect(p, ")");
   if (which == 1) return new_int((int64_t)pos.line, ty_int, pos);
-  if (which == 3) return string_expr(p->fn ? p->fn->name : "", pos);
+  if (which == 3) return new_name_string(p->fn ? p->fn->name : "", pos);
   const char *file = p->diag->pp ? cpp_file_name(p->diag->pp, pos.file) : NULL;
-  return string_expr(file ? file : "", pos);
+  return new_name_string(file ? file : "", pos);
 }
 
 /* __builtin_constant_p as gcc and clang answer it: 1 for an integer or

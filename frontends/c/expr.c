@@ -479,6 +479,15 @@ CExpr *parse_expr(Parser *p) {
   return e;
 }
 
+CExpr *new_name_string(const char *s, CPos pos) {
+  size_t n = strlen(s);
+  CExpr *e = new_expr(EX_STRING, type_array(type_qualified(ty_char, Q_CONST), (int64_t)n + 1), pos);
+  e->str = c_strdup(s);
+  e->str_len = (int64_t)n + 1;
+  e->is_lvalue = true;
+  return e;
+}
+
 int64_t parse_const_int(Parser *p) {
   CPos pos = tok(p)->pos;
   CExpr *e = parse_cond_expr(p);
@@ -802,15 +811,8 @@ static CExpr *identifier(Parser *p, PTok *t) {
     e->is_lvalue = !o->is_function;
     return e;
   }
-  if (!strcmp(name, "__func__") || !strcmp(name, "__FUNCTION__") || !strcmp(name, "__PRETTY_FUNCTION__")) {
-    const char *fn = p->fn ? p->fn->name : "";
-    size_t n = strlen(fn);
-    CExpr *e = new_expr(EX_STRING, type_array(type_qualified(ty_char, Q_CONST), (int64_t)n + 1), pos);
-    e->str = c_strdup(fn);
-    e->str_len = (int64_t)n + 1;
-    e->is_lvalue = true;
-    return e;
-  }
+  if (!strcmp(name, "__func__") || !strcmp(name, "__FUNCTION__") || !strcmp(name, "__PRETTY_FUNCTION__"))
+    return new_name_string(p->fn ? p->fn->name : "", pos);
   if (is_punct(tok(p), "(") && is_complex_function(name, NULL)) return complex_builtin(p, name, pos);
   if (is_punct(tok(p), "(")) {
     /* an implicit declaration: int name() (gcc: a warning in C99 and later) */

@@ -230,6 +230,8 @@ CExpr *parse_tgmath_builtin(Parser *p, CPos pos);
  * arguments, expanded as the body's expression; `call` when it cannot be */
 CExpr *expand_va_arg_pack_call(Parser *p, CObj *f, CExpr *call);
 CExpr *finish_call(Parser *p, CExpr *fn, CExprList *args, CPos pos);
+/* a `static const char[]` string of s, as __func__ is (an lvalue) */
+CExpr *new_name_string(const char *s, CPos pos);
 /* after '(': the comma-separated arguments up to and over ')' */
 CExprList *parse_call_args(Parser *p);
 
