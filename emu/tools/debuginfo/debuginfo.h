@@ -1,0 +1,18 @@
+/* emu/tools/debuginfo/debuginfo.h — what tools ask of a guest's DWARF beyond
+ * pc -> function and file:line (sanitizer-rt/elfsym does that): the addresses
+ * a source line stands for, as gdb chooses them (lines.c). */
+#ifndef KIT_DEBUGINFO_H
+#define KIT_DEBUGINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The addresses (link-time, sorted, at most cap) that gdb's `break
+ * FILE:LINE` would use in the ELF file elf: FILE matched by its trailing path
+ * components; a line without code moves to the next one that has some
+ * (*found_line says which, 0 when none). Returns how many, or -1 when elf
+ * cannot be read or has no DWARF. */
+long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, uint64_t *out, size_t cap,
+                              uint32_t *found_line);
+
+#endif
