@@ -15,4 +15,12 @@
 long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, uint64_t *out, size_t cap,
                               uint32_t *found_line);
 
+/* The addresses gdb's `break FUNC` would use: the out-of-line copy past
+ * its prologue and the entry of each inlined copy; without DWARF, the ELF
+ * symbol's address. Sorted; returns how many (0: no such function). */
+long kit_debuginfo_function_addrs(const char *elf, const char *name, uint64_t *out, size_t cap);
+/* FUNC's ELF symbol (.symtab, else .dynsym): link-time address and size;
+ * 0, or -1 when there is none */
+int kit_debuginfo_symbol(const char *elf, const char *name, uint64_t *addr, uint64_t *size);
+
 #endif

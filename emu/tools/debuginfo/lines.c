@@ -15,29 +15,7 @@
 #include <dwarf.h>
 #include <libdwarf.h>
 
-#include "debuginfo.h"
-
-typedef struct Row {
-  uint64_t addr;
-  uint32_t line;
-  bool stmt, end;
-  bool file_match;
-} Row;
-
-typedef struct Block {
-  uint64_t lo, hi;
-  unsigned depth;
-  unsigned id;   /* the DIE's: a block of several ranges is one entry per range */
-  bool function; /* a DW_TAG_subprogram (its lo is an entry point) */
-} Block;
-
-typedef struct Info {
-  Row *rows;
-  size_t nrows, rows_cap;
-  Block *blocks;
-  size_t nblocks, blocks_cap;
-  unsigned ndies;
-} Info;
+#include "debuginfo_internal.h"
 
 static void add_row(Info *in, Row r) {
   if (in->nrows == in->rows_cap) {
@@ -94,7 +72,7 @@ static void read_lines(Dwarf_Debug dbg, Dwarf_Die cu, const char *want, Info *in
       bool recorded = end || fresh || fileno != last_file || line != last_line || !nonzero_disc;
       bool match = false;
       if (dwarf_linesrc(lines[i], &src, NULL) == DW_DLV_OK) {
-        match = file_matches(src, want);
+        match = want && file_matches(src, want);
         dwarf_dealloc(dbg, src, DW_DLA_STRING);
       }
       if (recorded) add_row(in, (Row){a, (uint32_t)line, stmt != 0, end != 0, match});
@@ -138,14 +116,15 @@ static void die_ranges(Dwarf_Debug dbg, Dwarf_Die die, unsigned depth, bool func
   dwarf_dealloc(dbg, attr, DW_DLA_ATTR);
 }
 
-static void walk(Dwarf_Debug dbg, Dwarf_Die die, unsigned depth, Info *in) {
+static void walk(Dwarf_Debug dbg, Dwarf_Die die, unsigned depth, Info *in, KitDiDieVisit visit, void *arg) {
   while (die) {
     Dwarf_Half tag = 0;
     dwarf_tag(die, &tag, NULL);
+    if (visit) visit(arg, dbg, die, tag);
     bool block = tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine;
     if (block) die_ranges(dbg, die, depth, tag == DW_TAG_subprogram, in);
     Dwarf_Die child;
-    if (dwarf_child(die, &child, NULL) == DW_DLV_OK) walk(dbg, child, depth + (block ? 1 : 0), in);
+    if (dwarf_child(die, &child, NULL) == DW_DLV_OK) walk(dbg, child, depth + (block ? 1 : 0), in, visit, arg);
     Dwarf_Die next;
     int rc = dwarf_siblingof_b(dbg, die, 1, &next, NULL);
     dwarf_dealloc(dbg, die, DW_DLA_DIE);
@@ -153,7 +132,7 @@ static void walk(Dwarf_Debug dbg, Dwarf_Die die, unsigned depth, Info *in) {
   }
 }
 
-static int read_info(const char *elf, const char *file, Info *in) {
+int kit_di__read(const char *elf, const char *file, Info *in, KitDiDieVisit visit, void *arg) {
   int fd = open(elf, O_RDONLY);
   if (fd < 0) return -1;
   Dwarf_Debug dbg;
@@ -171,7 +150,7 @@ static int read_info(const char *elf, const char *file, Info *in) {
     if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK) continue;
     read_lines(dbg, cu, file, in);
     Dwarf_Die child;
-    if (dwarf_child(cu, &child, NULL) == DW_DLV_OK) walk(dbg, child, 0, in);
+    if (dwarf_child(cu, &child, NULL) == DW_DLV_OK) walk(dbg, child, 0, in, visit, arg);
     dwarf_dealloc(dbg, cu, DW_DLA_DIE);
   }
   dwarf_finish(dbg, NULL);
@@ -192,7 +171,7 @@ static long innermost(const Info *in, uint64_t addr) {
 
 /* gdb's skip_prologue_using_sal: the end of the entry's first line, or the
  * entry itself when the next line starts there too */
-static uint64_t past_prologue(const Info *in, uint64_t entry) {
+uint64_t kit_di__past_prologue(const Info *in, uint64_t entry) {
   for (size_t i = 0; i < in->nrows; i++) {
     if (in->rows[i].addr != entry || in->rows[i].end || !in->rows[i].line) continue;
     size_t j = i + 1;
@@ -204,7 +183,7 @@ static uint64_t past_prologue(const Info *in, uint64_t entry) {
   return entry;
 }
 
-static int cmp_u64(const void *a, const void *b) {
+int kit_di__cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
@@ -212,7 +191,7 @@ static int cmp_u64(const void *a, const void *b) {
 long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, uint64_t *out, size_t cap,
                               uint32_t *found_line) {
   Info in = {0};
-  if (read_info(elf, file, &in) < 0) return -1;
+  if (kit_di__read(elf, file, &in, NULL, NULL) < 0) return -1;
   /* the line itself, else the nearest later line with statements */
   uint32_t best = 0;
   for (size_t i = 0; i < in.nrows; i++) {
@@ -225,7 +204,7 @@ long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, 
   for (size_t i = 0; best && cand && i < in.nrows; i++)
     if (in.rows[i].file_match && in.rows[i].stmt && !in.rows[i].end && in.rows[i].line == best)
       cand[n++] = in.rows[i].addr;
-  qsort(cand, n, sizeof *cand, cmp_u64);
+  qsort(cand, n, sizeof *cand, kit_di__cmp_u64);
   /* one address per innermost block: the lowest */
   long *blk = malloc((n + 1) * sizeof *blk);
   size_t k = 0;
@@ -237,10 +216,10 @@ long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, 
     if (seen) continue;
     blk[k] = b;
     uint64_t a = cand[i];
-    if (b >= 0 && in.blocks[b].function && in.blocks[b].lo == a) a = past_prologue(&in, a);
+    if (b >= 0 && in.blocks[b].function && in.blocks[b].lo == a) a = kit_di__past_prologue(&in, a);
     else
       for (size_t j = 0; j < in.nblocks; j++)
-        if (in.blocks[j].function && in.blocks[j].lo == a) a = past_prologue(&in, a);
+        if (in.blocks[j].function && in.blocks[j].lo == a) a = kit_di__past_prologue(&in, a);
     if (k < cap) out[k] = a;
     k++;
   }
@@ -250,6 +229,6 @@ long kit_debuginfo_line_addrs(const char *elf, const char *file, uint32_t line, 
   free(in.blocks);
   if (found_line) *found_line = best;
   if (k > cap) k = cap;
-  qsort(out, k, sizeof *out, cmp_u64);
+  qsort(out, k, sizeof *out, kit_di__cmp_u64);
   return (long)k;
 }
