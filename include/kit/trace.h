@@ -1,0 +1,104 @@
+/* include/kit/trace.h — kit's trace stream (docs/trace-format.md): the
+ * records kit-emu --trace writes to a file or a shared-memory ring, and the
+ * library that writes and reads them (libkit_trace; pkg-config kit-trace).
+ * A reader sees one event at a time; pointers in an event stay valid until
+ * the next call. */
+#ifndef KIT_TRACE_H
+#define KIT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KIT_TRACE_VERSION 1u
+
+typedef enum KitTraceKind {
+  KIT_TRACE_BLOCK = 1,      /* a translated block ran: pc (its instructions: its TRANSLATE record) */
+  KIT_TRACE_BRANCH = 2,     /* from, to, branch kind */
+  KIT_TRACE_MEM = 3,        /* pc, addr, size, store?, value */
+  KIT_TRACE_REG = 4,        /* pc, register, value */
+  KIT_TRACE_SYSCALL = 5,    /* number, arguments, result */
+  KIT_TRACE_MMAP = 6,       /* addr, length, prot, flags, offset, path ("" anonymous); munmap: prot -1 */
+  KIT_TRACE_SIGNAL = 7,     /* signo, code, fault address */
+  KIT_TRACE_THREAD = 8,     /* start (parent) or exit (status) */
+  KIT_TRACE_TRANSLATE = 9,  /* a block translated: pc, tier, instruction lengths */
+  KIT_TRACE_INVALIDATE = 10, /* translations dropped over [lo, hi): reason */
+  KIT_TRACE_DROPPED = 11,   /* count records dropped before this one (--trace-drop) */
+  KIT_TRACE_EXIT = 12,      /* the process ended: status */
+  KIT_TRACE_KIND_MAX
+} KitTraceKind;
+
+typedef struct KitTraceReg {
+  uint16_t regno;
+  uint16_t bits;
+  uint8_t group;        /* 0 integer, 1 float, 2 pc, 3 csr */
+  const char *name;
+} KitTraceReg;
+
+typedef struct KitTraceHeader {
+  uint32_t version;
+  uint16_t elf_machine; /* EM_RISCV = 243 */
+  uint64_t start_ns;    /* CLOCK_REALTIME at the start */
+  const char *exe;      /* the executable's path */
+  const char *build_id; /* hex, "" if none */
+  const KitTraceReg *regs;
+  uint16_t nregs;
+} KitTraceHeader;
+
+typedef struct KitTraceEvent {
+  KitTraceKind kind;
+  uint32_t tid;
+  uint64_t time_ns;     /* since start: set on SYSCALL, SIGNAL, THREAD, MMAP, EXIT (0 on the others) */
+  uint64_t pc;          /* BLOCK, MEM, REG, TRANSLATE, SIGNAL (the pc it was delivered at) */
+  union {
+    struct { uint64_t to; uint8_t kind; } branch;              /* pc is the branch's */
+    struct { uint64_t addr, value; uint8_t size; bool store; } mem;
+    struct { uint16_t regno; uint64_t value; } reg;
+    struct { uint64_t nr, args[6]; int64_t ret; } syscall;
+    struct { uint64_t addr, len, offset; int32_t prot; uint32_t flags; const char *path; } mmap;
+    struct { int32_t signo, code; uint64_t addr; } signal;
+    struct { bool exit; uint32_t parent; int32_t status; } thread;
+    struct { uint8_t tier; uint16_t ninsns; const uint8_t *lengths; } translate;
+    struct { uint64_t lo, hi; uint8_t reason; } invalidate;
+    struct { uint64_t count; } dropped;
+    struct { int32_t status; } exit;
+  } u;
+} KitTraceEvent;
+
+/* ---- writing (the emulator's --trace, tests) ------------------------------------- */
+
+typedef struct KitTraceWriter KitTraceWriter;
+/* dest: a file path, or "shm:NAME" (a ring of ring_bytes, a power of two, in
+ * /dev/shm/NAME). NULL with a message in err on failure. */
+KitTraceWriter *kit_trace_writer_open(const char *dest, const KitTraceHeader *h, size_t ring_bytes, bool drop,
+                                      char *err, size_t errsz);
+/* Append one event; a full ring waits for the reader unless the writer drops
+ * (then the loss is counted and a DROPPED record precedes the next one that
+ * fits). 0, or -1 on a write error. */
+int kit_trace_write(KitTraceWriter *w, const KitTraceEvent *ev);
+/* Flush and close (a ring gets an end mark its reader sees). 0, or -1. */
+int kit_trace_writer_close(KitTraceWriter *w);
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+typedef struct KitTraceReader KitTraceReader;
+/* src: a file written by kit-emu --trace-out=FILE, or "shm:NAME" (waits for
+ * the writer to create it for up to wait_ms). NULL with a message on err. */
+KitTraceReader *kit_trace_reader_open(const char *src, unsigned wait_ms, char *err, size_t errsz);
+const KitTraceHeader *kit_trace_header(const KitTraceReader *r);
+/* The next event: 1, 0 at the end of the stream, -1 on a malformed stream
+ * (kit_trace_error says where). */
+int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev);
+const char *kit_trace_error(const KitTraceReader *r);
+void kit_trace_reader_close(KitTraceReader *r);
+
+const char *kit_trace_kind_name(KitTraceKind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
