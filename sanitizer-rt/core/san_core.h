@@ -158,6 +158,10 @@ int kit_san_globals_describe(uintptr_t addr, size_t size);
 /* ---- stack frames (descriptions, fake stack) ---- */
 bool kit_san_stack_describe(uintptr_t addr, size_t size);
 bool kit_san_fake_stack_owns(uintptr_t addr);
+/* each frame of this thread's fake stack in use: locals that
+ * detect_stack_use_after_return moved off the stack, which LeakSanitizer
+ * must scan as stack */
+void kit_san_fake_stack_foreach(void (*fn)(uintptr_t lo, uintptr_t hi, void *arg), void *arg);
 
 /* ---- start-up both glues share (startup.c) ---- */
 /* Options (default_options, then ASAN_OPTIONS, then LSAN_OPTIONS), the report

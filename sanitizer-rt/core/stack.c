@@ -73,6 +73,15 @@ static uintptr_t fake_frame_of(uintptr_t addr) {
 
 bool kit_san_fake_stack_owns(uintptr_t addr) { return fake_frame_of(addr) != 0; }
 
+void kit_san_fake_stack_foreach(void (*fn)(uintptr_t lo, uintptr_t hi, void *arg), void *arg) {
+  for (int c = 0; c < FAKE_CLASSES; c++)
+    for (unsigned i = 0; fake_base[c] && i < FAKE_SLOTS; i++)
+      if (fake_used[c] & (1ULL << i)) {
+        uintptr_t lo = fake_base[c] + i * slot_size(c);
+        fn(lo, lo + slot_size(c), arg);
+      }
+}
+
 #define FAKE_FN(n)                                                             \
   uintptr_t __asan_stack_malloc_##n(size_t size) {                             \
     return fake_alloc(n, size, (uintptr_t)__builtin_frame_address(0));         \

@@ -1,7 +1,7 @@
 /* lsan.c — LeakSanitizer's native roots for the core's marker (core/lsan.c):
  * the writable segments and TLS of every loaded module, the stack from the
- * current sp to its top with the registers spilled on it, other threads'
- * stacks; the exit-time check, the ld.so allocation rule and the __lsan_* API. */
+ * current sp to its top with the registers spilled on it, this thread's fake
+ * stack frames, other threads' stacks; the exit-time check, the ld.so allocation rule and the __lsan_* API. */
 #define _GNU_SOURCE
 #include "native.h"
 #include <link.h>
@@ -40,6 +40,8 @@ __attribute__((noinline)) static void scan_roots(KitSanLsan *l, void *ctx) {
   uintptr_t sp = (uintptr_t)&regs[0];
   if (hi && sp >= lo && sp < hi)
     kit_san_lsan_scan(l, sp, hi);
+  /* this thread's locals on the fake stack (detect_stack_use_after_return) */
+  kit_san_fake_stack_foreach(scan_other_stack, l);
   dl_iterate_phdr(scan_module, l);
   /* Other threads' registers are not at hand: their whole stacks stand in. */
   kit_native_threads_foreach_stack(scan_other_stack, l);
