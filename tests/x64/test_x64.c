@@ -1,5 +1,5 @@
 /* tests/x64/test_x64.c — differential tests of the baseline x86-64 compiler
- * (kit_x64_compile, cg/x64) against the CG interpreter (kit_interp_call, the
+ * (kit_baseline_compile, cg/baseline) against the CG interpreter (kit_interp_call, the
  * reference). In order:
  *
  *  1. sanity: the interpreter agrees with plain C about the host helpers the
@@ -29,7 +29,7 @@
  * reproducer reduced by a small delta-debugger, in CG text that reproduces
  * in another process (the buffer and the helpers' call stubs live at fixed
  * addresses). Fails when anything mismatches or more than 5% of the random
- * functions are declined; exits 77 while kit_x64_new returns NULL.
+ * functions are declined; exits 77 while kit_baseline_new returns NULL.
  *
  * Environment: KIT_X64_SEED=N reruns one random function verbosely (and
  * writes its code to ./x64_code.bin for objdump -D -b binary -mi386:x86-64);
@@ -1345,7 +1345,7 @@ static GenFunc gen_func(uint64_t seed) {
 
 /* ---- checking one function ------------------------------------------------------ */
 
-static KitX64 *x64;
+static KitBaseline *x64;
 static int failures, abi_failures, reported, hb_failures;
 static unsigned long n_compiled, n_declined, n_run;
 static bool last_declined;
@@ -1414,7 +1414,7 @@ static void self_release(void) {
   self_m = NULL;
 }
 static void *compile_fn(KitCgModule *m, KitCgFunc *f, const char **why) {
-  if (!selftest) return kit_x64_compile(x64, m, f, why);
+  if (!selftest) return kit_baseline_compile(x64, m, f, why);
   self_release();
   char *text = module_text(m);
   self_m = kit_cg_parse(text, strlen(text), "self", stderr);
@@ -1463,9 +1463,9 @@ static int check_text(const char *text, const uint64_t *args, bool quiet) {
     FILE *devnull = fopen("/dev/null", "w");
     KitInterp *ip = kit_interp_new(m, resolve, NULL, devnull);
     if (ip && run_interp(ip, f, args, &out_i) == 0) {
-      size_t size0 = x64 ? kit_x64_code_size(x64) : 0;
+      size_t size0 = x64 ? kit_baseline_code_size(x64) : 0;
       void *code = compile_fn(m, f, NULL);
-      if (code && nohb && x64 && code_has_highbyte(code, kit_x64_code_size(x64) - size0)) code = NULL;
+      if (code && nohb && x64 && code_has_highbyte(code, kit_baseline_code_size(x64) - size0)) code = NULL;
       if (code) {
         run_x64(code, f, args, &out_x);
         char why[256];
@@ -1819,7 +1819,7 @@ static int check_func(uint64_t seed, KitCgModule *m, KitCgFunc *f, const uint64_
     return 1;
   }
   const char *why = NULL;
-  size_t size0 = x64 ? kit_x64_code_size(x64) : 0;
+  size_t size0 = x64 ? kit_baseline_code_size(x64) : 0;
   void *code = compile_fn(m, f, &why);
   last_declined = !code;
   last_why = why;
@@ -1832,9 +1832,9 @@ static int check_func(uint64_t seed, KitCgModule *m, KitCgFunc *f, const uint64_
   }
   n_compiled++;
   int bad = 0;
-  last_hb = x64 && code_has_highbyte(code, kit_x64_code_size(x64) - size0);
+  last_hb = x64 && code_has_highbyte(code, kit_baseline_code_size(x64) - size0);
   if (verbose && x64) { /* the code, for objdump -D -b binary -mi386:x86-64 */
-    size_t n = kit_x64_code_size(x64) - size0;
+    size_t n = kit_baseline_code_size(x64) - size0;
     FILE *fp = fopen("x64_code.bin", "wb");
     if (fp) {
       fwrite(code, 1, n, fp);
@@ -2636,7 +2636,7 @@ int main(void) {
   nohb = getenv("KIT_X64_NOHB") != NULL;
   avoid_select = getenv("KIT_X64_AVOID_SELECT") != NULL;
   no_abi = getenv("KIT_X64_NO_ABI") != NULL;
-  x64 = kit_x64_new(resolve, NULL);
+  x64 = kit_baseline_new(resolve, NULL);
   if (!x64 && !selftest) {
     printf("x64 compiler unavailable\n");
     return 77;
@@ -2699,8 +2699,8 @@ int main(void) {
   memset(per_shape, 0, sizeof per_shape);
   for (unsigned long s = first; s < first + count; s++) {
     if (s % 500 == 0) { /* code memory lives with the compiler: renew it now and then */
-      if (x64) kit_x64_free(x64);
-      x64 = kit_x64_new(resolve, NULL);
+      if (x64) kit_baseline_free(x64);
+      x64 = kit_baseline_new(resolve, NULL);
     }
     GenFunc gf = gen_func(s);
     if (kit_cg_verify(gf.m, stderr)) {
@@ -2726,14 +2726,14 @@ int main(void) {
          "%.2f s; code %zu bytes\n",
          rc + rd, rc, rd, rc + rd ? 100.0 * (double)rd / (double)(rc + rd) : 0.0, failures - dir_failures,
          abi_failures, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-         x64 ? kit_x64_code_size(x64) : (size_t)0);
+         x64 ? kit_baseline_code_size(x64) : (size_t)0);
   for (int k = 0; k < 4; k++)
     printf("  shape %-8s compiled %lu declined %lu\n", shapes[k], per_shape[k][0], per_shape[k][1]);
   for (int i = 0; i < nwhys; i++) printf("  declined %lu x: %s\n", whys[i].n, whys[i].why);
   printf("  %lu functions have blocks in a non-topological order, %lu of them declined (not counted against the 5%% limit)\n",
          any_order_n, any_order_declined);
   rd -= any_order_declined;
-  if (x64) kit_x64_free(x64);
+  if (x64) kit_baseline_free(x64);
   int bad = failures || abi_failures || directed_fail || sweep_fail || case_fail;
   if (!one && rc + rd >= 100 && rd * 20 > rc + rd) {
     printf("FAIL: more than 5%% of the random functions were declined\n");
