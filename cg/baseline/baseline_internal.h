@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "encode.h"
 #include "kit/cg_exec.h"
@@ -152,8 +153,23 @@ static inline uint64_t mask_of(int w) { return w == 64 ? ~0ull : (1ull << w) - 1
 static inline KitCgType vt(const Emitter *e, KitCgVal v) { return (KitCgType)e->f->vtype[v]; }
 static inline int access_size(KitCgType t) { return t == KIT_CG_I1 ? 8 : width(t); }
 static inline bool signed_pred(KitCgPred p) { return p >= KIT_CG_SLT && p <= KIT_CG_SGE; }
-bool grow(void **arr, uint32_t need, uint32_t *cap, size_t elem);        /* room for need elements */
-bool room(Emitter *e, void **arr, uint32_t n, uint32_t *cap, size_t elem); /* one more, else oom */
+/* room for need elements in the growing array *arr of *cap */
+static inline bool grow(void **arr, uint32_t need, uint32_t *cap, size_t elem) {
+  if (need <= *cap) return true;
+  uint32_t c = *cap ? *cap : 16;
+  while (c < need) c *= 2;
+  void *p = realloc(*arr, c * elem);
+  if (!p) return false;
+  *arr = p;
+  *cap = c;
+  return true;
+}
+/* room for one more (n used), else the function is out of memory */
+static inline bool room(Emitter *e, void **arr, uint32_t n, uint32_t *cap, size_t elem) {
+  if (grow(arr, n + 1, cap, elem)) return true;
+  e->code.oom = true;
+  return false;
+}
 
 /* ---- layout.c: block order, fused blocks, register regions, cold paths ----------------- */
 

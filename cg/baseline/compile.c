@@ -12,23 +12,6 @@
 #define NO_COMPILER "not an x86-64 host"
 #endif
 
-bool grow(void **arr, uint32_t need, uint32_t *cap, size_t elem) {
-  if (need <= *cap) return true;
-  uint32_t c = *cap ? *cap : 16;
-  while (c < need) c *= 2;
-  void *p = realloc(*arr, c * elem);
-  if (!p) return false;
-  *arr = p;
-  *cap = c;
-  return true;
-}
-
-bool room(Emitter *e, void **arr, uint32_t n, uint32_t *cap, size_t elem) {
-  if (grow(arr, n + 1, cap, elem)) return true;
-  e->code.oom = true;
-  return false;
-}
-
 static bool int_type(KitCgType t) { return t == KIT_CG_VOID || (t >= KIT_CG_I1 && t <= KIT_CG_I64) || t == KIT_CG_PTR; }
 
 /* why f is outside the subset the compiler takes, or NULL */
