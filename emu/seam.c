@@ -118,7 +118,7 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
   KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
   /* the pc field stays exact at every access, so a host fault knows where it
    * is (the baseline compiler keeps it in a side table instead:
-   * kit_x64_fault_value; not when passes run, whose reports read it) */
+   * kit_baseline_fault_value; not when passes run, whose reports read it) */
   kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
   if (!emu->npasses) b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_FAULT_PC;
   /* a memory tool sees every access; passes see the clamped host address of

@@ -24,7 +24,7 @@ typedef struct KitEmuBlock {
   bool dead;               /* invalidated: exits that lead here get unlinked */
   bool queued2, tier2;     /* waiting for / running tier-2 code */
   bool baseline_tried;     /* the baseline compiler saw it */
-  bool baseline;           /* running baseline code (cg/x64) */
+  bool baseline;           /* running baseline code (cg/baseline) */
   struct KitEmuBlock *next; /* hash chain, then graveyard chain */
 } KitEmuBlock;
 

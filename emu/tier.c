@@ -32,7 +32,7 @@
 #define SAMP_CAP 1024u
 #define HOT_CAP 64
 #define BATCH2_MAX 8
-/* the baseline compiler (cg/x64, docs/emu.md "Baseline tier") takes a block
+/* the baseline compiler (cg/baseline, docs/emu.md "Baseline tier") takes a block
  * before its BASELINE_RUNS-th run. 1: its compile (~25 us with the lift)
  * costs less than lifting the block for the interpreter and preparing it
  * there, even for code run once; sqlite's speedtest1 --size 8 ran in 1.09
@@ -85,7 +85,7 @@ struct KitEmuTierImpl {
   bool stop;
   unsigned batch_seq;
   _Atomic uint64_t batches, failures, compile_ns;
-  KitX64 *x64;           /* the baseline compiler, NULL when off */
+  KitBaseline *compiler;      /* the baseline compiler, NULL when off */
   bool baseline;
   uint64_t baseline_blocks, baseline_declined, baseline_ns;
 };
@@ -281,7 +281,7 @@ void kit_tier_free(KitEmuTierState *t) {
   kit_emu_jit_free(t->jit);
   kit_emu_jit_free(t->jit2);
 #endif
-  kit_x64_free(t->x64);
+  kit_baseline_free(t->compiler);
   free(t);
 }
 
@@ -300,7 +300,7 @@ void kit_tier_stats(KitEmu *emu, KitEmuStats *out) {
  * compiler keeps it in a side table instead of storing it before each
  * access); signal handler, guest thread */
 bool kit_tier_fault_pc(KitEmu *emu, uintptr_t host_pc, uint64_t *pc) {
-  return emu->tier && emu->tier->x64 && kit_x64_fault_value(emu->tier->x64, host_pc, pc);
+  return emu->tier && emu->tier->compiler && kit_baseline_fault_value(emu->tier->compiler, host_pc, pc);
 }
 
 void kit_tier_after_fork(KitEmu *emu) {
@@ -405,13 +405,13 @@ static void compile_now(KitEmu *emu, KitEmuBlock *b) {
 }
 #endif
 
-/* the block's baseline code (cg/x64) from now on, if the compiler takes it;
+/* the block's baseline code (cg/baseline) from now on, if the compiler takes it;
  * else it stays on the way to LLVM */
 static void baseline(KitEmu *emu, KitEmuBlock *b) {
   KitEmuTierState *t = emu->tier;
   uint64_t t0 = thread_cpu_ns();
   b->baseline_tried = true;
-  if (!t->x64 && !(t->x64 = kit_x64_new(kit_emu_resolve, emu))) {
+  if (!t->compiler && !(t->compiler = kit_baseline_new(kit_emu_resolve, emu))) {
     t->baseline = false;
     return;
   }
@@ -420,7 +420,7 @@ static void baseline(KitEmu *emu, KitEmuBlock *b) {
   snprintf(name, sizeof name, "emu_block_%llx_b", (unsigned long long)b->pc);
   KitCgFunc *f = kit_emu_translate_jit(emu, m, b->insns, b->ninsns, name, emu->log);
   const char *why = NULL;
-  void *code = f ? kit_x64_compile(t->x64, m, f, &why) : NULL;
+  void *code = f ? kit_baseline_compile(t->compiler, m, f, &why) : NULL;
   kit_cg_module_free(m);
   Job j = {.pc = b->pc, .n = b->ninsns, .fn = (int64_t (*)(void *))code};
   if (code && (j.insns = malloc(b->ninsns * sizeof *j.insns))) {

@@ -127,7 +127,7 @@ enum {
   KIT_CG_F_NOINSTR = 1 << 11,   /* emitted by a pass: do not instrument again */
   KIT_CG_F_FAULT_PC = 1 << 12,  /* STORE of a constant that only a host fault handler reads (the emulator's
                                    guest pc before an access): an executor that can give the handler the
-                                   value from the faulting host pc instead may drop it (cg/x64) */
+                                   value from the faulting host pc instead may drop it (cg/baseline) */
   KIT_CG_F_UINDEX = 1 << 13,    /* PTRADD of C pointer arithmetic (tydesc set): the C index is unsigned */
   KIT_CG_F_PTRSUB = 1 << 14,    /* PTRADD of C pointer arithmetic: p - n (the offset is the negated index) */
 };

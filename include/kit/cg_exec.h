@@ -1,7 +1,7 @@
 /* include/kit/cg_exec.h — the executors of CG: the interpreter (cg/interp,
  * the emulator's cold tier and the tests' reference), the LLVM backend
  * (cg/llvm: object files for x86-64 and riscv64 Linux, and an ORC JIT) and
- * the baseline x86-64 compiler (cg/x64, the emulator's first compiled tier). */
+ * the baseline x86-64 compiler (cg/baseline, the emulator's first compiled tier). */
 #ifndef KIT_CG_EXEC_H
 #define KIT_CG_EXEC_H
 
@@ -129,11 +129,11 @@ int kit_jit_run_dtors(KitJit *j, FILE *err);
 int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *args, uint32_t nargs,
                  KitCgScalar ret[2]);
 
-/* ---- baseline x86-64 compiler (cg/x64) ---------------------------------------- */
+/* ---- baseline x86-64 compiler (cg/baseline) ----------------------------------- */
 
 /* A one-pass compiler from CG straight to x86-64 machine code, no LLVM: the
  * emulator's baseline tier, which compiles a block in microseconds where
- * LLVM takes most of a millisecond (docs/emu.md, "Baseline tier"). It
+ * LLVM takes most of a millisecond (docs/baseline.md). It
  * handles the integer subset lifted guest code is made of (i1..i64 and ptr:
  * arithmetic, shifts, min/max, division, compares, selects, conversions,
  * ptradd, loads and stores, branches, direct and indirect calls with up to
@@ -143,20 +143,20 @@ int kit_jit_call(KitJit *j, KitCgModule *m, KitCgFunc *f, const KitCgScalar *arg
  * result narrower than 64 bits is returned zero-extended (a tail call's
  * result is what the callee leaves). Blocks must be numbered so that a
  * value's definition comes before its uses (it declines others). Code memory lives
- * as long as the KitX64. NULL on hosts that are not x86-64. */
-typedef struct KitX64 KitX64;
-KitX64 *kit_x64_new(KitCgResolver resolve, void *user);
-void kit_x64_free(KitX64 *x);
+ * as long as the KitBaseline. NULL on hosts that are not x86-64. */
+typedef struct KitBaseline KitBaseline;
+KitBaseline *kit_baseline_new(KitCgResolver resolve, void *user);
+void kit_baseline_free(KitBaseline *x);
 /* f's code, or NULL when f is outside the subset or an external does not
  * resolve (*why, when non-NULL, then says what). */
-void *kit_x64_compile(KitX64 *x, const KitCgModule *m, const KitCgFunc *f, const char **why);
+void *kit_baseline_compile(KitBaseline *x, const KitCgModule *m, const KitCgFunc *f, const char **why);
 /* bytes of code emitted so far */
-size_t kit_x64_code_size(const KitX64 *x);
+size_t kit_baseline_code_size(const KitBaseline *x);
 /* A STORE flagged KIT_CG_F_FAULT_PC is not emitted: its constant is kept in
  * a side table of the code that follows it. For a host pc inside compiled
  * code after such a store, the value of the last one before it (true), else
  * false. Safe in a signal handler of the thread that compiles. */
-bool kit_x64_fault_value(const KitX64 *x, uintptr_t host_pc, uint64_t *value);
+bool kit_baseline_fault_value(const KitBaseline *x, uintptr_t host_pc, uint64_t *value);
 
 #ifdef __cplusplus
 }

@@ -101,7 +101,7 @@ typedef struct KitEmuOptions {
                               * nothing is queued before the guest has run 100000 blocks) */
   bool single_step;        /* one-instruction blocks */
   bool no_tier2;           /* no recompilation of sampled hot blocks (traces, full register allocator) */
-  bool no_baseline;        /* no baseline compiler (cg/x64): blocks wait in tier 0 for LLVM */
+  bool no_baseline;        /* no baseline compiler (cg/baseline): blocks wait in tier 0 for LLVM */
   bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
@@ -139,7 +139,7 @@ typedef struct KitEmuStats {
   uint64_t jit_entries;       /* dispatcher calls into LLVM code (each may chain on) */
   uint64_t blocks_tier2;      /* blocks compiled again at tier 2 */
   uint64_t jit_compile_ns;    /* CPU time spent lifting and compiling LLVM batches */
-  uint64_t blocks_baseline;   /* blocks the baseline compiler (cg/x64) compiled */
+  uint64_t blocks_baseline;   /* blocks the baseline compiler (cg/baseline) compiled */
   uint64_t baseline_declined; /* blocks it left to LLVM (outside its subset: floats, i128, ...) */
   uint64_t baseline_ns;       /* CPU time spent lifting and compiling them */
   uint64_t tier0_lifts;       /* blocks lifted for the interpreter (lazily: only those it runs) */

@@ -1,8 +1,12 @@
 /* tests/cgtext/fuzz_cgtext.c — a fixed-seed fuzz test of the CG parser,
  * verifier and printer: random bytes and mutated valid programs (bit flips,
- * truncations, splices, line and token edits). Whatever parses must verify
+ * truncations, splices, line and token edits) of a corpus of .cg files and
+ * of random functions from tests/lib's generator. Whatever parses must verify
  * without crashing and print to text that parses back to the same text. */
+#include "cg_gen.h"
+#include "diffrun.h"
 #include "kit/cg.h"
+#include "rng.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -18,14 +22,9 @@ typedef struct Buf {
 
 static Buf corpus[512];
 static size_t ncorpus;
-static uint64_t rng = 0x2545f4914f6cdd1dull;
+static Rng rng = {0x2545f4914f6cdd1dull};
 
-static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t rnd(void) { return rng_next(&rng); }
 static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 
 static void load_dir(const char *dir) {
@@ -115,6 +114,28 @@ static char *print_str(const KitCgModule *m, size_t *n) {
   return s;
 }
 
+/* n random functions (tests/lib/cg_gen.h) into the corpus; each must verify
+ * and its text parse and print back to itself. Returns the failures. */
+static int add_generated(int n) {
+  host_env_init(); /* the buffer and stubs at fixed addresses: the same text every run */
+  int bad = 0;
+  for (uint64_t seed = 1; seed <= (uint64_t)n && ncorpus < 512; seed++) {
+    GenFunc g = gen_func(seed, false);
+    char *text = module_text(g.m);
+    size_t n1 = strlen(text), n2;
+    KitCgModule *back = kit_cg_parse(text, n1, "generated", stderr);
+    char *again = back ? print_str(back, &n2) : NULL;
+    if (kit_cg_verify(g.m, stderr) || !again || n1 != n2 || memcmp(text, again, n1)) {
+      if (bad++ < 3) fprintf(stderr, "generated function %llu does not verify or round-trip:\n%s", (unsigned long long)seed, text);
+    }
+    free(again);
+    kit_cg_module_free(back);
+    kit_cg_module_free(g.m);
+    corpus[ncorpus++] = (Buf){text, n1};
+  }
+  return bad;
+}
+
 /* corrupts fields of a parsed module the way a buggy pass could: ids, indices,
  * ops, types and counts (counts only shrink: arrays keep their length) */
 static void corrupt(KitCgModule *m) {
@@ -145,7 +166,7 @@ static void corrupt(KitCgModule *m) {
 
 int main(int argc, char **argv) {
   int iters = argc > 2 ? atoi(argv[2]) : 4000;
-  if (argc > 3) rng = strtoull(argv[3], NULL, 0) | 1;
+  if (argc > 3) rng.s = strtoull(argv[3], NULL, 0);
   if (argc > 1) {
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/good", argv[1]);
@@ -154,12 +175,13 @@ int main(int argc, char **argv) {
     load_dir(sub);
   }
   for (int i = 4; i < argc; i++) load_dir(argv[i]); /* more corpus: other .cg suites */
+  int gen_failures = add_generated(64);
   if (!ncorpus) {
     fprintf(stderr, "fuzz_cgtext: no .cg corpus found (usage: fuzz_cgtext DIR [ITERS [SEED [MOREDIRS...]]])\n");
     return 1;
   }
   FILE *sink = fopen("/dev/null", "w");
-  int parsed = 0, failures = 0;
+  int parsed = 0, failures = gen_failures;
   clock_t start = clock();
   for (int it = 0; it < iters; it++) {
     Buf in = mutate();
