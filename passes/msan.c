@@ -218,6 +218,8 @@ static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
     return msan_any(M, msan_op2(M, KIT_CG_OP_OR, sa, sb));
   case KIT_CG_OP_SELECT:
     return shadow_select(M, in, st);
+  case KIT_CG_OP_PTRADD:
+    return shadow_or_of_args(M, in, st);
   case KIT_CG_OP_EXTRACT: {
     KitCgVal args[2] = {sa, in->args[1]};
     return msan_emit(M, KIT_CG_OP_EXTRACT, st, args, 2)->id;
@@ -365,6 +367,7 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
 
 static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   KitCgInst in = *orig;
+  if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
   M->b.loc = in.loc;
   if (in.op == KIT_CG_OP_PHI) {
     append(M, &in);
@@ -413,9 +416,10 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   kit_cg_builder_init(&M.b, m, f);
   M.sh = calloc(f->nvals + 1, sizeof *M.sh);
   M.sh2 = calloc(f->nvals + 1, sizeof *M.sh2);
+  M.vloc = calloc(f->nvals + 1, sizeof *M.vloc);
   uint32_t norig = f->nblocks;
   KitCgBlkId *tail = calloc(norig, sizeof *tail);
-  if (!M.sh || !M.sh2 || !tail) abort();
+  if (!M.sh || !M.sh2 || !M.vloc || !tail) abort();
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
     uint32_t n = f->blocks[bi].ninsts;
@@ -435,6 +439,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(tail);
   free(M.sh);
   free(M.sh2);
+  free(M.vloc);
   free(M.phis);
 }
 

@@ -6,6 +6,7 @@
  * __msan_retval_tls), returns, and memcpy/memmove/memset through the runtime. */
 #include "msan_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define TLS_SIZE 800 /* bytes of __msan_param_tls and __msan_retval_tls, as clang's */
@@ -117,6 +118,30 @@ static KitCgFunc *direct_callee(const MsanFn *M, const KitCgInst *in) {
   return kit_cg_func_of(M->m, in->aux);
 }
 
+/* Calls of the libc functions LLVM rewrites into others (strcpy into memcpy,
+ * sprintf into strcpy, memcmp into loads, fwrite into fputs) go to the
+ * runtime's interceptor under a name LLVM does not know, as clang's
+ * MemorySanitizer marks them nobuiltin: else the rewritten call would bypass
+ * the interceptor and leave the copy's shadow stale. */
+static bool redirect_libcall(MsanFn *M, KitCgInst *in, const KitCgFunc *callee, const char *name) {
+  static const char *const fns[] = {"strcpy", "stpcpy", "strncpy", "strcat", "strncat", "memcmp",
+                                    "sprintf", "snprintf", "vsprintf", "vsnprintf", "fwrite"};
+  for (size_t k = 0; k < sizeof fns / sizeof *fns; k++) {
+    if (strcmp(name, fns[k])) continue;
+    char rt[40];
+    snprintf(rt, sizeof rt, "__kit_msan_%s", fns[k]);
+    KitCgType types[8];
+    uint32_t n = callee->nparams < 8 ? callee->nparams : 8;
+    for (uint32_t i = 0; i < n; i++) types[i] = (KitCgType)callee->params[i].type;
+    KitCgFunc *f = kit_cg_func_declare(M->m, rt, (KitCgType)callee->ret[0], types, n, callee->variadic);
+    if (!f) return false;
+    f->attrs |= KIT_CG_FA_NOUNWIND;
+    in->aux = f->sym;
+    return false; /* an ordinary call still: its arguments are checked */
+  }
+  return false;
+}
+
 /* calls of memcpy/memmove/memset go to the runtime's shadow-copying versions */
 static bool redirect_memfn(MsanFn *M, KitCgInst *in, const KitCgFunc *callee) {
   const char *name = kit_cg_func_name(M->m, callee);
@@ -130,7 +155,7 @@ static bool redirect_memfn(MsanFn *M, KitCgInst *in, const KitCgFunc *callee) {
     in->argattrs = NULL;
     return true;
   }
-  return false;
+  return redirect_libcall(M, in, callee, name);
 }
 
 /* a result whose shadow comes back through __msan_retval_tls (else: clean) */
@@ -186,8 +211,13 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
 void msan_ret(MsanFn *M, const KitCgInst *in) {
   bool eager = M->c->eager_checks && !(M->f->ret_attrs & KIT_CG_PA_PARTIAL);
   for (uint32_t k = 0; k < in->nargs && k < 2; k++) {
-    KitCgVal s = msan_shadow_of(M, in->args[k]);
+    KitCgVal v = in->args[k], s = msan_shadow_of(M, v);
+    /* reported where the value is computed: the symbolizer places a report
+     * call after the epilogue at no line */
+    KitCgLoc at = M->b.loc;
+    if (v < M->nvals0 && M->vloc[v].file) M->b.loc = M->vloc[v];
     if (eager && !(in->flags & KIT_CG_F_NOINSTR)) msan_check(M, s);
+    M->b.loc = at;
     store_at(M, s, retval_slot(M, (int)k));
   }
 }

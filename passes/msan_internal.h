@@ -25,6 +25,7 @@ typedef struct MsanFn {
   MsanPhi *phis;
   uint32_t nphis, phis_cap;
   KitCgSym param_tls, retval_tls;
+  KitCgLoc *vloc;       /* where each original value is computed */
 } MsanFn;
 
 /* msan.c */

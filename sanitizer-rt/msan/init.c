@@ -107,10 +107,19 @@ static void at_exit(void) {
   }
 }
 
-void msan_init(void) {
+/* MSAN_OPTIONS from the environment the process started with: from
+ * .preinit_array, before libc's own start-up, getenv does not see it yet */
+static const char *options_from(char **envp) {
+  if (!envp) return getenv("MSAN_OPTIONS");
+  for (; *envp; envp++)
+    if (!strncmp(*envp, "MSAN_OPTIONS=", 13)) return *envp + 13;
+  return NULL;
+}
+
+static void init_with(char **envp) {
   if (state) return;
   state = 1;
-  parse_options(getenv("MSAN_OPTIONS"));
+  parse_options(options_from(envp));
   for (size_t i = 0; i < sizeof shadow_ranges / sizeof *shadow_ranges; i++)
     if (!reserve(shadow_ranges[i][0], shadow_ranges[i][1])) {
       static const char msg[] = "==kit-msan==ERROR: could not reserve the shadow memory; "
@@ -127,6 +136,8 @@ void msan_init(void) {
   atexit(at_exit);
   state = 2;
 }
+
+void msan_init(void) { init_with(NULL); }
 
 bool msan_ready(void) { return state == 2; }
 
@@ -256,6 +267,10 @@ void __msan_check_mem_is_initialized(const volatile void *p, size_t n) {
 void __msan_set_keep_going(int on) { msan_opts.halt_on_error = !on; }
 int __msan_has_dynamic_component(void) { return 0; }
 
-static void preinit(void) { msan_init(); }
-__attribute__((section(".preinit_array"), used)) static void (*const preinit_entry)(void) = preinit;
+static void preinit(int argc, char **argv, char **envp) {
+  (void)argc;
+  (void)argv;
+  init_with(envp);
+}
+__attribute__((section(".preinit_array"), used)) static void (*const preinit_entry)(int, char **, char **) = preinit;
 __attribute__((constructor(101))) static void ctor(void) { msan_init(); }

@@ -333,3 +333,18 @@ FILLS(int, sigaction, (int sig, const struct sigaction *act, struct sigaction *o
 FILLS(pid_t, waitpid, (pid_t pid, int *status, int opts), (pid, status, opts), status, sizeof *status)
 FILLS(pid_t, wait, (int *status), (status), status, sizeof *status)
 FILLS(int, poll, (struct pollfd * fds, nfds_t n, int t), (fds, n, t), fds, n * sizeof *fds)
+
+/* the names the pass calls these by when LLVM would rewrite a call of libc's
+ * (passes/msan_check.c, redirect_libcall) */
+#define MSAN_ALIAS(name) extern __typeof(name) __kit_msan_##name __attribute__((alias(#name), copy(name)))
+MSAN_ALIAS(strcpy);
+MSAN_ALIAS(stpcpy);
+MSAN_ALIAS(strncpy);
+MSAN_ALIAS(strcat);
+MSAN_ALIAS(strncat);
+MSAN_ALIAS(memcmp);
+MSAN_ALIAS(sprintf);
+MSAN_ALIAS(snprintf);
+MSAN_ALIAS(vsprintf);
+MSAN_ALIAS(vsnprintf);
+MSAN_ALIAS(fwrite);
