@@ -343,6 +343,18 @@ static bool before(MsanFn *M, KitCgInst *in) {
   return false;
 }
 
+/* The register save area va_start fills and the caller's stack arguments are
+ * written outside the pass's sight; the arguments were checked at the call
+ * (eager checks), so va_arg's loads from them see initialized bytes. */
+static void va_areas_initialized(MsanFn *M, KitCgVal ap) {
+  static const struct { int64_t field; uint64_t bytes; } areas[] = {{16, 176}, {8, 256}};
+  for (int k = 0; k < 2; k++) {
+    KitCgVal at = msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, (KitCgVal[]){ap, msan_i64(M, (uint64_t)areas[k].field)}, 2)->id;
+    KitCgInst *ld = msan_emit(M, KIT_CG_OP_LOAD, KIT_CG_PTR, &at, 1);
+    msan_set_shadow(M, ld->id, 0, msan_i64(M, areas[k].bytes));
+  }
+}
+
 /* the memory an op's own machinery writes: made initialized (or, for allocas, not) */
 static void after_memory(MsanFn *M, const KitCgInst *in) {
   switch (in->op) {
@@ -351,6 +363,7 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
     break;
   case KIT_CG_OP_VASTART:
     msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));
+    va_areas_initialized(M, in->args[0]);
     break;
   case KIT_CG_OP_VACOPY:
     msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));

@@ -362,6 +362,7 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.pic = o->pic;
   po.gnu89_inline = gnu89_inline(o);
   po.san_address = o->san.sanitize & KIT_SAN_ADDRESS;
+  po.san_memory = o->san.sanitize & KIT_SAN_MEMORY;
   po.san_undefined = o->san.sanitize & KIT_SAN_UNDEFINED;
   po.san_coverage = o->san.coverage != 0;
   po.err = err;
