@@ -288,6 +288,9 @@ static bool checked(const KitCgInst *in) { return !(in->flags & KIT_CG_F_NOINSTR
 static bool before(MsanFn *M, KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_CONDBR:
+    if (M->select_br[M->cur_block]) break; /* a select: its join carries the condition */
+    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    break;
   case KIT_CG_OP_SWITCH:
   case KIT_CG_OP_INDIRECTBR:
     if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
@@ -378,6 +381,23 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
   }
 }
 
+/* after the phis of a join of a select-like branch: an uninitialized
+ * condition makes every phi uninitialized (clang's select rule, coarsened) */
+static void poison_join(MsanFn *M) {
+  KitCgVal any = msan_any(M, msan_shadow_of(M, M->pending_cond));
+  M->pending_cond = 0;
+  if (any == M->zero[KIT_CG_I1]) return;
+  for (uint32_t i = M->block_phis; i < M->nphis; i++) {
+    const MsanPhi *p = &M->phis[i];
+    KitCgVal id = M->f->blocks[p->blk].insts[p->orig].id, s = M->sh[id];
+    KitCgType st = kit_cg_val_type(M->f, s);
+    if (kit_cg_type_is_vec(st)) continue;
+    KitCgVal ones = op1(M, KIT_CG_OP_NOT, st, msan_clean(M, st));
+    KitCgVal args[3] = {any, ones, s};
+    M->sh[id] = msan_emit(M, KIT_CG_OP_SELECT, st, args, 3)->id;
+  }
+}
+
 static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   KitCgInst in = *orig;
   if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
@@ -387,6 +407,7 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
     add_phi(M, &in);
     return;
   }
+  if (M->pending_cond) poison_join(M);
   if (before(M, &in)) return;
   append(M, &in);
   after_memory(M, &in);
@@ -430,15 +451,21 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   M.sh = calloc(f->nvals + 1, sizeof *M.sh);
   M.sh2 = calloc(f->nvals + 1, sizeof *M.sh2);
   M.vloc = calloc(f->nvals + 1, sizeof *M.vloc);
+  M.select_br = calloc(f->nblocks + 1, sizeof *M.select_br);
+  M.join_cond = calloc(f->nblocks + 1, sizeof *M.join_cond);
   uint32_t norig = f->nblocks;
   KitCgBlkId *tail = calloc(norig, sizeof *tail);
-  if (!M.sh || !M.sh2 || !M.vloc || !tail) abort();
+  if (!M.sh || !M.sh2 || !M.vloc || !M.select_br || !M.join_cond || !tail) abort();
+  if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
     uint32_t n = f->blocks[bi].ninsts;
     f->blocks[bi].insts = NULL;
     f->blocks[bi].ninsts = f->blocks[bi].cap = 0;
     M.b.blk = bi;
+    M.cur_block = bi;
+    M.pending_cond = M.join_cond[bi];
+    M.block_phis = M.nphis;
     if (bi == 0) {
       M.b.loc = (KitCgLoc){.pc = f->loc.pc};
       msan_entry(&M);
@@ -453,6 +480,8 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.sh);
   free(M.sh2);
   free(M.vloc);
+  free(M.select_br);
+  free(M.join_cond);
   free(M.phis);
 }
 

@@ -1,6 +1,7 @@
 /* passes/msan_internal.h — state shared by the files of the MSan pass:
- * msan.c (driver, the shadow of every value, propagation through the ops)
- * and msan_check.c (reports, memory, calls, returns, the function entry). */
+ * msan.c (driver, the shadow of every value, propagation through the ops),
+ * msan_select.c (branches that are selects) and msan_check.c (reports,
+ * memory, calls, returns, the function entry). */
 #ifndef KIT_PASSES_MSAN_INTERNAL_H
 #define KIT_PASSES_MSAN_INTERNAL_H
 
@@ -26,6 +27,12 @@ typedef struct MsanFn {
   uint32_t nphis, phis_cap;
   KitCgSym param_tls, retval_tls;
   KitCgLoc *vloc;       /* where each original value is computed */
+  /* branches treated as selects (msan_select.c), by original block: */
+  bool *select_br;      /* this block's condbr is not checked ... */
+  KitCgVal *join_cond;  /* ... its join's phis are poisoned when the condition is */
+  KitCgVal pending_cond; /* the block being rebuilt is such a join: poison after its phis */
+  uint32_t block_phis;  /* phis[] from here on are the current block's */
+  KitCgBlkId cur_block; /* the original block being rebuilt */
 } MsanFn;
 
 /* msan.c */
@@ -39,6 +46,9 @@ KitCgVal msan_shadow_of(MsanFn *M, KitCgVal v);
 KitCgVal msan_any(MsanFn *M, KitCgVal s);
 /* a shadow of type t: all ones if any bit of s is set, else clean */
 KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
+
+/* msan_select.c: fills select_br and join_cond */
+void msan_find_selects(MsanFn *M);
 
 /* msan_check.c */
 KitCgSym msan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,

@@ -494,7 +494,9 @@ static int compile(const Options *o, const char *src, const char *out) {
     goto done;
   }
   if (o->san.sanitize || o->san.coverage) {
-    kit_passes_run(m, &o->san);
+    KitPassOptions so = o->san;
+    so.opt_level = o->opt_level;
+    kit_passes_run(m, &so);
     phase_done(&clk, "CG passes");
   }
   if (o->emit_cg) {

@@ -140,6 +140,7 @@ typedef struct KitPassOptions {
    * -fsanitize-memory-track-origins[=N] (parsed; origins are not tracked yet) */
   bool msan_param_retval;
   int msan_track_origins;
+  int opt_level; /* the compilation's -O level (MSan treats value-only branches as selects from -O1) */
 } KitPassOptions;
 
 /* How the MSan pass instruments one module (passes/msan.c). */
@@ -147,6 +148,7 @@ typedef struct KitMsanConfig {
   uint64_t shadow_xor; /* shadow of address a: a ^ shadow_xor (x86-64: 0x500000000000) */
   bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
   bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
+  bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
 } KitMsanConfig;
 /* the MSan pass: every value gets a bit-for-bit shadow; uninitialized bits that
  * decide a branch, an address, a call target or (eager) an argument or result

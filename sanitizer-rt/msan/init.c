@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 __thread uint64_t __msan_param_tls[100];
@@ -36,9 +37,15 @@ static const uintptr_t shadow_ranges[][2] = {
     {0x200000000000ULL, 0x300000000000ULL},
 };
 
+/* the kernel's mmap: the program's goes through the interceptor, which would
+ * unpoison the shadow's own shadow */
+static void *raw_mmap(void *addr, size_t n, int prot, int flags) {
+  return (void *)syscall(SYS_mmap, addr, n, prot, flags, -1, 0);
+}
+
 static bool reserve(uintptr_t beg, uintptr_t end) {
-  void *p = mmap((void *)beg, end - beg, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  void *p = raw_mmap((void *)beg, end - beg, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE);
   return p == (void *)beg;
 }
 
@@ -171,8 +178,20 @@ void msan_poison(const void *p, size_t n) {
   if (n && msan_ready()) memset(msan_shadow(p), 0xff, n);
 }
 
+/* Large ranges (a program's mmap of gigabytes) are cleared by mapping fresh
+ * zero pages over their shadow's whole pages: nothing gets committed. */
 void msan_unpoison(const void *p, size_t n) {
-  if (n && msan_ready()) memset(msan_shadow(p), 0, n);
+  if (!n || !msan_ready()) return;
+  uintptr_t s = (uintptr_t)msan_shadow(p), e = s + n;
+  uintptr_t ps = (s + 4095) & ~4095UL, pe = e & ~4095UL;
+  if (n < (1UL << 20) || pe <= ps ||
+      raw_mmap((void *)ps, pe - ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED) !=
+          (void *)ps) {
+    memset((void *)s, 0, n);
+    return;
+  }
+  memset((void *)s, 0, ps - s);
+  memset((void *)pe, 0, e - pe);
 }
 
 void msan_copy_shadow(void *dst, const void *src, size_t n) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -301,6 +302,14 @@ DECLARE_REAL(mkstemp);
 int mkstemp(char *tmpl) {
   int r = REAL(int (*)(char *), mkstemp)(tmpl);
   unpoison_str(tmpl);
+  return r;
+}
+
+/* fresh mappings are zero-filled (or the file's bytes): initialized */
+DECLARE_REAL(mmap);
+void *mmap(void *addr, size_t n, int prot, int flags, int fd, off_t off) {
+  void *r = REAL(void *(*)(void *, size_t, int, int, int, off_t), mmap)(addr, n, prot, flags, fd, off);
+  if (r != MAP_FAILED) msan_unpoison(r, n);
   return r;
 }
 

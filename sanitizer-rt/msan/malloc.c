@@ -53,8 +53,18 @@ void *realloc(void *old, size_t n) {
   return p;
 }
 
+/* glibc's chunk header: bit 1 of the size word marks a chunk with its own mapping */
+static bool own_mapping(const void *p) { return ((const size_t *)p)[-1] & 2; }
+
 void free(void *p) {
-  if (p && msan_opts.poison_in_free) msan_poison(p, malloc_usable_size(p));
+  if (p) {
+    /* a mapping of its own goes back to the kernel: whatever is mapped there next
+     * (a thread's stack and TLS, the program's mmap) starts initialized */
+    if (own_mapping(p))
+      msan_unpoison(p, malloc_usable_size(p));
+    else if (msan_opts.poison_in_free)
+      msan_poison(p, malloc_usable_size(p));
+  }
   __libc_free(p);
 }
 
