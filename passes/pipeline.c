@@ -13,6 +13,7 @@ typedef struct SanName {
 
 static const SanName san_names[] = {
     {"address", KIT_SAN_ADDRESS},
+    {"memory", KIT_SAN_MEMORY},
     {"alignment", KIT_SAN_ALIGNMENT},
     {"bool", KIT_SAN_BOOL},
     {"builtin", KIT_SAN_BUILTIN},
@@ -87,6 +88,7 @@ const char *kit_sanitize_name(uint64_t bit) {
 void kit_pass_options_init(KitPassOptions *o) {
   memset(o, 0, sizeof *o);
   o->recover = KIT_SAN_UB_ALL & ~KIT_SAN_UNRECOVERABLE;
+  o->msan_param_retval = true;
 }
 
 /* Calls item(name, len, ctx) for each comma-separated item; stops at the
@@ -120,7 +122,7 @@ static int bad_item(ListCtx *c, const char *s, size_t n) {
 static int san_item(const char *s, size_t n, void *ctx) {
   ListCtx *c = ctx;
   if (c->allow_all && n == 3 && !memcmp(s, "all", 3)) {
-    c->mask |= KIT_SAN_UB_ALL | KIT_SAN_ADDRESS;
+    c->mask |= KIT_SAN_UB_ALL | KIT_SAN_ADDRESS | KIT_SAN_MEMORY;
     return 0;
   }
   for (size_t i = 0; i < COUNT(san_names); i++)
@@ -168,7 +170,34 @@ static const char *flag_value(const char *arg, const char *flag, bool *match) {
   return arg + n + 1;
 }
 
+/* MSan's own flags: -f[no-]sanitize-memory-param-retval, -f[no-]sanitize-memory-track-origins[=N] */
+static int parse_msan_arg(KitPassOptions *o, const char *arg, char *err, size_t errsz) {
+  if (!strcmp(arg, "-fsanitize-memory-param-retval") || !strcmp(arg, "-fno-sanitize-memory-param-retval")) {
+    o->msan_param_retval = arg[2] != 'n';
+    return 1;
+  }
+  if (!strcmp(arg, "-fno-sanitize-memory-track-origins")) {
+    o->msan_track_origins = 0;
+    return 1;
+  }
+  const char *t = "-fsanitize-memory-track-origins";
+  if (strncmp(arg, t, strlen(t))) return 0;
+  const char *v = arg + strlen(t);
+  if (!*v) {
+    o->msan_track_origins = 2;
+    return 1;
+  }
+  if (!strcmp(v, "=0") || !strcmp(v, "=1") || !strcmp(v, "=2")) {
+    o->msan_track_origins = v[1] - '0';
+    return 1;
+  }
+  if (err && errsz) snprintf(err, errsz, "invalid value '%s' in '%s'", *v == '=' ? v + 1 : v, arg);
+  return -1;
+}
+
 int kit_sanitize_parse_arg(KitPassOptions *o, const char *arg, char *err, size_t errsz) {
+  int r = parse_msan_arg(o, arg, err, errsz);
+  if (r) return r;
   bool m;
   const char *v;
   uint64_t mask;
@@ -209,7 +238,7 @@ int kit_sanitize_parse_arg(KitPassOptions *o, const char *arg, char *err, size_t
         if (err && errsz) snprintf(err, errsz, "option '%s' needs a list", forms[i].flag);
         return -1;
       }
-      mask = KIT_SAN_UB_ALL | (forms[i].what == 1 ? KIT_SAN_ADDRESS : 0);
+      mask = KIT_SAN_UB_ALL | (forms[i].what == 1 ? KIT_SAN_ADDRESS | KIT_SAN_MEMORY : 0);
     } else if (parse_list_as(v, forms[i].what != 0 || !forms[i].on, opt, &mask, err, errsz)) {
       return -1;
     }
@@ -259,6 +288,11 @@ int kit_passes_run(KitCgModule *m, const KitPassOptions *o) {
       kit_asan_config_compiled(&c, (o->recover & KIT_SAN_ADDRESS) != 0);
     }
     problems += kit_asan_run(m, &c);
+  }
+  if (o->sanitize & KIT_SAN_MEMORY) {
+    KitMsanConfig c = {.shadow_xor = 0x500000000000ull, .eager_checks = o->msan_param_retval,
+                       .recover = (o->recover & KIT_SAN_MEMORY) != 0, .selects = o->opt_level > 0};
+    problems += kit_msan_run(m, &c);
   }
   return problems;
 }

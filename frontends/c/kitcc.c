@@ -69,7 +69,7 @@ static void usage(void) {
        "  -MD -MMD -MF FILE -MT TARGET -MP -emit-cg -emit-llvm -ftime-report -fsyntax-only -fwrapv\n"
        "  -Wall -Wextra -Wname -Wno-name -Werror[=name] -w -v -### @FILE\n"
        "  -dumpversion -dumpmachine -print-file-name=X -print-prog-name=X --print-sanitizer-link-flags\n"
-       "  -fsanitize=address[,...] -fsanitize-recover=address (UBSan and coverage names are parsed)");
+       "  -fsanitize=address[,...] -fsanitize=memory -fsanitize-recover=address (UBSan and coverage names are parsed)");
 }
 
 static bool has_suffix(const char *s, const char *suf) {
@@ -369,6 +369,7 @@ static CPP *make_cpp(const Options *o, FILE *err) {
   po.pic = o->pic;
   po.gnu89_inline = gnu89_inline(o);
   po.san_address = o->san.sanitize & KIT_SAN_ADDRESS;
+  po.san_memory = o->san.sanitize & KIT_SAN_MEMORY;
   po.san_undefined = o->san.sanitize & KIT_SAN_UNDEFINED;
   po.san_coverage = o->san.coverage != 0;
   po.err = err;
@@ -500,7 +501,9 @@ static int compile(const Options *o, const char *src, const char *out) {
     goto done;
   }
   if (o->san.sanitize || o->san.coverage) {
-    kit_passes_run(m, &o->san);
+    KitPassOptions so = o->san;
+    so.opt_level = o->opt_level;
+    kit_passes_run(m, &so);
     phase_done(&clk, "CG passes");
   }
   if (o->emit_cg) {
@@ -587,9 +590,21 @@ static void push_asan_runtime(StrVec *link) {
   for (size_t i = 0; i < sizeof args / sizeof *args; i++) push(link, args[i] ? args[i] : lib);
 }
 
+/* -fsanitize=memory: libkit_msan.a whole (its malloc family and interceptors
+ * win), the symbolizer's libraries, the entry points exported */
+static void push_msan_runtime(StrVec *link) {
+  const char *lib = runtime_lib_path("libkit_msan.a");
+  static const char *const args[] = {"-Wl,--whole-archive", NULL, "-Wl,--no-whole-archive",
+                                     "-Wl,--export-dynamic-symbol=__msan_*",
+                                     "-Wl,--export-dynamic-symbol=__sanitizer_*", "-ldwarf", "-lelf", "-lz",
+                                     "-lunwind", "-ldl", "-lpthread"};
+  for (size_t i = 0; i < sizeof args / sizeof *args; i++) push(link, args[i] ? args[i] : lib);
+}
+
 /* the runtimes an executable's link needs for the -fsanitize= options given */
 static void push_sanitizer_runtimes(const Options *o, StrVec *link) {
   if (o->san.sanitize & KIT_SAN_ADDRESS) push_asan_runtime(link);
+  if (o->san.sanitize & KIT_SAN_MEMORY) push_msan_runtime(link);
   if (o->san.sanitize & KIT_SAN_UB_ALL & ~o->san.trap)
     push_runtime_lib(link, "libkit_ubsan.a", "-Wl,--export-dynamic-symbol=__kit_ubsan_*");
   /* the default coverage callbacks (weak: the program's own win) and the .sancov writer */
@@ -604,7 +619,8 @@ static void print_banner(FILE *f) {
 }
 
 static bool is_kit_runtime(const char *name) {
-  return !strcmp(name, "libkit_asan.a") || !strcmp(name, "libkit_ubsan.a") || !strcmp(name, "libkit_cov.a");
+  return !strcmp(name, "libkit_asan.a") || !strcmp(name, "libkit_msan.a") || !strcmp(name, "libkit_ubsan.a") ||
+         !strcmp(name, "libkit_cov.a");
 }
 
 /* -dumpversion etc.: kitcc's own answers, the link-side ones from gcc (which links) */
@@ -727,6 +743,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!check_inputs(&o)) return 1;
+  if ((o.san.sanitize & KIT_SAN_MEMORY) && (o.san.sanitize & KIT_SAN_ADDRESS)) {
+    /* clang's words: the two shadows cannot share an address space */
+    fprintf(stderr, "kitcc: error: invalid argument '-fsanitize=address' not allowed with '-fsanitize=memory'\n");
+    return 1;
+  }
+  if (o.san.msan_track_origins && (o.san.sanitize & KIT_SAN_MEMORY) && !o.warn.none)
+    fprintf(stderr, "kitcc: warning: -fsanitize-memory-track-origins: origins are not tracked yet; the reports "
+                    "name no allocation\n");
   uint64_t unimpl = kit_passes_unimplemented(&o.san);
   if (unimpl && !o.warn.none) {
     fprintf(stderr, "kitcc: warning: -fsanitize: not instrumented yet:");

@@ -82,7 +82,7 @@ static uint32_t cg_params(const AbiSig *sig, KitCgParam *out, CType *fn) {
       out[n++] = (KitCgParam){.type = a->cg[0], .attrs = a->attrs};
       break;
     case ABI_SPLIT:
-      for (int k = 0; k < a->n; k++) out[n++] = (KitCgParam){.type = a->cg[k]};
+      for (int k = 0; k < a->n; k++) out[n++] = (KitCgParam){.type = a->cg[k], .attrs = KIT_CG_PA_PARTIAL};
       break;
     case ABI_MEMORY: {
       CType *t = p ? p->type : NULL;
@@ -118,6 +118,7 @@ static KitCgFunc *declare_func(Lower *L, CObj *o) {
   for (uint32_t i = 0; i < n; i++) f->params[i] = pp[i];
   if (sig.ret.kind == ABI_SPLIT && sig.ret.n == 2) f->ret[1] = sig.ret.cg[1];
   if (sig.ret.kind == ABI_DIRECT) f->ret_attrs = sig.ret.attrs;
+  if (sig.ret.kind == ABI_SPLIT) f->ret_attrs = KIT_CG_PA_PARTIAL;
   if (o->attr_noinline) f->attrs |= KIT_CG_FA_NOINLINE;
   if (o->attr_always_inline) f->attrs |= KIT_CG_FA_ALWAYSINLINE;
   if (o->attr_noreturn) f->attrs |= KIT_CG_FA_NORETURN;

@@ -107,7 +107,8 @@ KitCgVal lower_call(Lower *L, CExpr *e) {
       kit_cg_memop(&L->b, KIT_CG_OP_MEMCPY, tmp, v, lower_i64(L, at->size), KIT_CG_PROGRAM);
       for (int k = 0; k < ab->n; k++) {
         KitCgVal at_k = k ? kit_cg_ptradd(&L->b, tmp, lower_i64(L, 8)) : tmp;
-        attrs[n] = (KitCgParam){.type = ab->cg[k]};
+        attrs[n] = (KitCgParam){.type = ab->cg[k], .attrs = KIT_CG_PA_PARTIAL};
+        any_attrs = true;
         cg[n++] = kit_cg_load(&L->b, ab->cg[k], at_k, 8, KIT_CG_PROGRAM);
       }
       break;

@@ -350,11 +350,12 @@ int pp_has_builtin(const char *name) {
 }
 
 int pp_has_feature(CPP *pp, const char *name) {
-  /* clang's spellings; kitcc's sanitizers answer like clang-16 does (memory_sanitizer,
-   * thread_sanitizer ... are 0: kitcc has no such -fsanitize=) */
+  /* clang's spellings; kitcc's sanitizers answer like clang-16 does (thread_sanitizer
+   * ... are 0: kitcc has no such -fsanitize=) */
   static const char *const f[] = {"c_alignas", "c_alignof", "c_generic_selections",
                                   "c_static_assert"};
   if (!strcmp(name, "address_sanitizer")) return pp->opt.san_address;
+  if (!strcmp(name, "memory_sanitizer")) return pp->opt.san_memory;
   if (!strcmp(name, "undefined_behavior_sanitizer")) return pp->opt.san_undefined;
   if (!strcmp(name, "coverage_sanitizer")) return pp->opt.san_coverage;
   return in_list(f, sizeof f / sizeof *f, name) ? 1 : 0;

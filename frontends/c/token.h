@@ -56,6 +56,7 @@ typedef struct CPPOptions {
   bool gnu89_inline;          /* __GNUC_GNU_INLINE__ instead of __GNUC_STDC_INLINE__ */
   /* the -fsanitize= families on, for __has_feature(address_sanitizer) ... */
   bool san_address;           /* also __SANITIZE_ADDRESS__, as gcc */
+  bool san_memory;            /* __has_feature(memory_sanitizer) */
   bool san_undefined;         /* any check of clang's "undefined" group */
   bool san_coverage;          /* -fsanitize-coverage= */
   FILE *err;                  /* diagnostics */

@@ -271,6 +271,8 @@ enum {
   KIT_CG_PA_SEXT = 1 << 1,
   KIT_CG_PA_BYVAL = 1 << 2, /* ptr to a copy in the caller's argument area; size/align */
   KIT_CG_PA_SRET = 1 << 3,  /* ptr to the return slot (MEMORY-class return) */
+  KIT_CG_PA_PARTIAL = 1 << 4, /* a register piece of a struct (ABI_SPLIT): may hold padding or
+                                 unset members, so MSan passes its shadow instead of checking it */
 };
 struct KitCgParam;
 typedef struct KitCgParam {

@@ -49,6 +49,7 @@ enum {
   KIT_SAN_IMPLICIT_SIGNED_INTEGER_TRUNCATION = 1ull << 29,
   KIT_SAN_IMPLICIT_INTEGER_SIGN_CHANGE = 1ull << 30,
   KIT_SAN_COVERAGE = 1ull << 31, /* -fsanitize=coverage (kit's spelling for "coverage on") */
+  KIT_SAN_MEMORY = 1ull << 32,
 };
 
 /* clang's groups */
@@ -135,7 +136,24 @@ typedef struct KitPassOptions {
   uint32_t coverage;   /* KIT_COV_* */
   /* ASan's config; NULL = kit_asan_config_compiled with recover from `recover` */
   const KitAsanConfig *asan;
+  /* MSan: -f[no-]sanitize-memory-param-retval (clang-16's default: on) and
+   * -fsanitize-memory-track-origins[=N] (parsed; origins are not tracked yet) */
+  bool msan_param_retval;
+  int msan_track_origins;
+  int opt_level; /* the compilation's -O level (MSan treats value-only branches as selects from -O1) */
 } KitPassOptions;
+
+/* How the MSan pass instruments one module (passes/msan.c). */
+typedef struct KitMsanConfig {
+  uint64_t shadow_xor; /* shadow of address a: a ^ shadow_xor (x86-64: 0x500000000000) */
+  bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
+  bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
+  bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
+} KitMsanConfig;
+/* the MSan pass: every value gets a bit-for-bit shadow; uninitialized bits that
+ * decide a branch, an address, a call target or (eager) an argument or result
+ * are reported through the runtime. Returns 0. */
+int kit_msan_run(KitCgModule *m, const KitMsanConfig *c);
 
 /* clang's defaults: nothing enabled, UBSan checks recover. */
 void kit_pass_options_init(KitPassOptions *o);
@@ -162,7 +180,7 @@ int kit_ubsan_run(KitCgModule *m, const KitPassOptions *o);
  * callbacks and sections. Returns 0. */
 int kit_coverage_run(KitCgModule *m, uint32_t opts);
 
-/* Run the enabled passes over m, in order: UBSan, coverage, then ASan.
+/* Run the enabled passes over m, in order: UBSan, coverage, then ASan or MSan.
  * Returns 0, or the number of problems. */
 int kit_passes_run(KitCgModule *m, const KitPassOptions *o);
 /* the enabled KIT_SAN_* bits no pass implements (UBSan checks clang has and

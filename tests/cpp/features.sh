@@ -16,7 +16,8 @@ answers() { # PROBE COMPILER FLAGS... : the probe's lines the preprocessor keeps
 for flags in "" -fsanitize=address -fsanitize=undefined -fsanitize=signed-integer-overflow \
   -fsanitize=alignment -fsanitize=pointer-overflow -fsanitize=float-divide-by-zero \
   -fsanitize=unsigned-integer-overflow -fsanitize=implicit-conversion -fsanitize=local-bounds \
-  "-fsanitize=undefined -fsanitize-trap=all" "-fsanitize=address,undefined" \
+  "-fsanitize=undefined -fsanitize-trap=all" "-fsanitize=address,undefined" -fsanitize=memory \
+  "-fsanitize=memory,undefined" \
   -fsanitize-coverage=trace-pc-guard "-fsanitize=address -fsanitize-coverage=trace-pc-guard,trace-cmp"; do
   # shellcheck disable=SC2086
   want=$(answers sanitizers.c clang-16 $flags) got=$(answers sanitizers.c "$kitcc" $flags)

@@ -12,7 +12,10 @@ undefined_behavior_sanitizer
 #if __has_feature(coverage_sanitizer)
 coverage_sanitizer
 #endif
-#if __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(hwaddress_sanitizer)
+#if __has_feature(memory_sanitizer)
+memory_sanitizer
+#endif
+#if __has_feature(thread_sanitizer) || __has_feature(hwaddress_sanitizer)
 unsupported_sanitizer
 #endif
 #if __has_feature(dataflow_sanitizer) || __has_feature(safe_stack) || __has_feature(leak_sanitizer)

@@ -1,0 +1,505 @@
+/* passes/msan.c — the MemorySanitizer pass over CG: every value gets a shadow
+ * of its own width (1 = uninitialized bit) computed next to it, with clang's
+ * MemorySanitizer's rules (OR of the operands' shadows for arithmetic, exact
+ * and/or, shifted shadows, exact eq/ne, all-or-nothing for conversions and
+ * float<->int); blocks are rebuilt as the ASan pass does, checks splitting
+ * them (msan_check.c). Shadow types: ints as they are, f32 i32, f64 and ptr
+ * i64, f80 i128, vectors the integer vector of their shape. */
+#include "msan_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+KitCgType msan_shadow_type(KitCgType t) {
+  if (kit_cg_type_is_vec(t)) return kit_cg_vec_int(t);
+  switch (t) {
+  case KIT_CG_F32: return KIT_CG_I32;
+  case KIT_CG_F64:
+  case KIT_CG_PTR: return KIT_CG_I64;
+  case KIT_CG_F80: return KIT_CG_I128;
+  default: return t;
+  }
+}
+
+KitCgInst *msan_emit(MsanFn *M, KitCgOp op, KitCgType t, const KitCgVal *args, uint32_t n) {
+  KitCgInst *in = kit_cg_emit(&M->b, op, t, args, n);
+  in->flags |= KIT_CG_F_NOINSTR;
+  if (kit_cg_op_info[op].flags & KIT_CGO_MEM) in->cls = KIT_CG_INTERNAL;
+  return in;
+}
+
+KitCgVal msan_op2(MsanFn *M, KitCgOp op, KitCgVal a, KitCgVal b) {
+  KitCgVal args[2] = {a, b};
+  return msan_emit(M, op, kit_cg_val_type(M->f, a), args, 2)->id;
+}
+
+static KitCgVal op1(MsanFn *M, KitCgOp op, KitCgType t, KitCgVal a) { return msan_emit(M, op, t, &a, 1)->id; }
+
+KitCgVal msan_i64(MsanFn *M, uint64_t v) { return kit_cg_iconst(&M->b, KIT_CG_I64, v); }
+
+KitCgVal msan_clean(MsanFn *M, KitCgType st) {
+  if (M->zero[st]) return M->zero[st];
+  KitCgType elem = kit_cg_type_elem(st);
+  KitCgInst *c = kit_cg_insert(M->m, M->f, 0, 0, KIT_CG_OP_CONST, elem, NULL, 0);
+  c->flags |= KIT_CG_F_NOINSTR;
+  KitCgVal v = c->id;
+  if (kit_cg_type_is_vec(st)) {
+    KitCgInst *s = kit_cg_insert(M->m, M->f, 0, 1, KIT_CG_OP_SPLAT, st, &v, 1);
+    s->flags |= KIT_CG_F_NOINSTR;
+    v = s->id;
+  }
+  return M->zero[st] = v;
+}
+
+static bool is_clean(MsanFn *M, KitCgVal s) { return s == M->zero[kit_cg_val_type(M->f, s)]; }
+
+KitCgVal msan_shadow_of(MsanFn *M, KitCgVal v) {
+  if (v && v < M->nvals0 && M->sh[v]) return M->sh[v];
+  return msan_clean(M, msan_shadow_type(kit_cg_val_type(M->f, v)));
+}
+
+KitCgVal msan_any(MsanFn *M, KitCgVal s) {
+  KitCgType st = kit_cg_val_type(M->f, s);
+  if (st == KIT_CG_I1) return s;
+  if (kit_cg_type_is_vec(st) || is_clean(M, s)) return msan_clean(M, KIT_CG_I1);
+  KitCgVal args[2] = {s, msan_clean(M, st)};
+  KitCgInst *ne = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+  ne->pred = KIT_CG_NE;
+  return ne->id;
+}
+
+KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t) {
+  if (kit_cg_type_is_vec(t) || kit_cg_type_is_vec(kit_cg_val_type(M->f, s)) || is_clean(M, s))
+    return msan_clean(M, t);
+  KitCgVal any = msan_any(M, s);
+  return t == KIT_CG_I1 ? any : op1(M, KIT_CG_OP_SEXT, t, any);
+}
+
+/* shadow s (an int) resized to the int shadow type t: what ptrtoint/inttoptr do to bits */
+static KitCgVal resize(MsanFn *M, KitCgVal s, KitCgType t) {
+  unsigned from = kit_cg_type_bits(kit_cg_val_type(M->f, s)), to = kit_cg_type_bits(t);
+  if (from == to) return s;
+  return op1(M, from > to ? KIT_CG_OP_TRUNC : KIT_CG_OP_ZEXT, t, s);
+}
+
+/* an integer view of value v for the exact rules (ptr -> i64), 0 when there is none */
+static KitCgVal int_view(MsanFn *M, KitCgVal v) {
+  KitCgType t = kit_cg_val_type(M->f, v);
+  if (kit_cg_type_is_int(t)) return v;
+  if (t == KIT_CG_PTR) return op1(M, KIT_CG_OP_PTRTOINT, KIT_CG_I64, v);
+  return 0;
+}
+
+/* a & b: a bit is uninitialized unless an initialized 0 on either side decides it */
+static KitCgVal shadow_and(MsanFn *M, KitCgVal a, KitCgVal b, KitCgVal sa, KitCgVal sb) {
+  KitCgVal both = msan_op2(M, KIT_CG_OP_AND, sa, sb);
+  KitCgVal x = msan_op2(M, KIT_CG_OP_AND, a, sb), y = msan_op2(M, KIT_CG_OP_AND, sa, b);
+  return msan_op2(M, KIT_CG_OP_OR, both, msan_op2(M, KIT_CG_OP_OR, x, y));
+}
+
+/* a | b: ... unless an initialized 1 on either side decides it */
+static KitCgVal shadow_or(MsanFn *M, KitCgVal a, KitCgVal b, KitCgVal sa, KitCgVal sb) {
+  KitCgType t = kit_cg_val_type(M->f, a);
+  KitCgVal na = op1(M, KIT_CG_OP_NOT, t, a), nb = op1(M, KIT_CG_OP_NOT, t, b);
+  return shadow_and(M, na, nb, sa, sb);
+}
+
+/* eq/ne are defined when the initialized bits already differ */
+static KitCgVal shadow_equality(MsanFn *M, const KitCgInst *in, KitCgVal sa, KitCgVal sb) {
+  KitCgVal a = int_view(M, in->args[0]), b = int_view(M, in->args[1]);
+  KitCgVal s = msan_op2(M, KIT_CG_OP_OR, sa, sb);
+  if (is_clean(M, s) || !a || !b) return msan_any(M, s);
+  KitCgType t = kit_cg_val_type(M->f, s);
+  KitCgVal diff = msan_op2(M, KIT_CG_OP_XOR, a, b);
+  KitCgVal known_diff = msan_op2(M, KIT_CG_OP_AND, diff, op1(M, KIT_CG_OP_NOT, t, s));
+  KitCgVal args[2] = {known_diff, msan_clean(M, t)};
+  KitCgInst *same = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+  same->pred = KIT_CG_EQ;
+  return msan_op2(M, KIT_CG_OP_AND, msan_any(M, s), same->id);
+}
+
+static KitCgVal shadow_select(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  KitCgVal c = in->args[0], sc = msan_shadow_of(M, c);
+  KitCgVal sx = msan_shadow_of(M, in->args[1]), sy = msan_shadow_of(M, in->args[2]);
+  if (kit_cg_val_type(M->f, c) != KIT_CG_I1) return msan_clean(M, st);
+  KitCgVal args[3] = {c, sx, sy};
+  KitCgVal r = msan_emit(M, KIT_CG_OP_SELECT, st, args, 3)->id;
+  if (is_clean(M, sc) || kit_cg_type_is_vec(st)) return r;
+  /* an uninitialized condition: every bit where the two sides may differ */
+  KitCgVal x = int_view(M, in->args[1]), y = int_view(M, in->args[2]), differ;
+  if (x && y)
+    differ = msan_op2(M, KIT_CG_OP_OR, msan_op2(M, KIT_CG_OP_XOR, x, y), msan_op2(M, KIT_CG_OP_OR, sx, sy));
+  else
+    differ = op1(M, KIT_CG_OP_NOT, st, msan_clean(M, st));
+  KitCgVal a2[3] = {sc, differ, r};
+  return msan_emit(M, KIT_CG_OP_SELECT, st, a2, 3)->id;
+}
+
+static KitCgVal shadow_shift(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  KitCgVal sa = msan_shadow_of(M, in->args[0]), sb = msan_shadow_of(M, in->args[1]);
+  KitCgVal shifted = msan_op2(M, (KitCgOp)in->op, sa, in->args[1]);
+  if (is_clean(M, sb)) return shifted;
+  return msan_op2(M, KIT_CG_OP_OR, shifted, msan_all_or_nothing(M, sb, st));
+}
+
+static KitCgVal shadow_conv(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  KitCgVal s = msan_shadow_of(M, in->args[0]);
+  KitCgType from = kit_cg_val_type(M->f, s);
+  switch (in->op) {
+  case KIT_CG_OP_TRUNC:
+  case KIT_CG_OP_ZEXT:
+  case KIT_CG_OP_SEXT:
+    return is_clean(M, s) ? msan_clean(M, st) : op1(M, (KitCgOp)in->op, st, s);
+  case KIT_CG_OP_PTRTOINT:
+  case KIT_CG_OP_INTTOPTR:
+    return kit_cg_type_is_vec(st) ? msan_clean(M, st) : resize(M, s, st);
+  case KIT_CG_OP_BITCAST:
+    if (from == st) return s;
+    return msan_clean(M, st);
+  default: /* float conversions: all bits or none */
+    return msan_all_or_nothing(M, s, st);
+  }
+}
+
+static KitCgVal shadow_or_of_args(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  KitCgVal s = 0;
+  for (uint32_t i = 0; i < in->nargs; i++) {
+    KitCgVal si = msan_shadow_of(M, in->args[i]);
+    if (kit_cg_val_type(M->f, si) != st) return msan_clean(M, st);
+    if (is_clean(M, si)) continue;
+    s = s ? msan_op2(M, KIT_CG_OP_OR, s, si) : si;
+  }
+  return s ? s : msan_clean(M, st);
+}
+
+/* the shadow of a value op (after the op itself) */
+static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
+  KitCgType st = msan_shadow_type((KitCgType)in->type);
+  unsigned fl = kit_cg_op_info[in->op].flags;
+  KitCgVal sa = in->nargs > 0 ? msan_shadow_of(M, in->args[0]) : 0;
+  KitCgVal sb = in->nargs > 1 ? msan_shadow_of(M, in->args[1]) : 0;
+  switch (in->op) {
+  case KIT_CG_OP_SDIV:
+  case KIT_CG_OP_UDIV:
+  case KIT_CG_OP_SREM:
+  case KIT_CG_OP_UREM:
+  case KIT_CG_OP_NEG:
+  case KIT_CG_OP_NOT:
+  case KIT_CG_OP_FNEG:
+  case KIT_CG_OP_FABS:
+  case KIT_CG_OP_FSQRT:
+    return sa;
+  case KIT_CG_OP_AND:
+  case KIT_CG_OP_OR:
+    if (is_clean(M, sa) && is_clean(M, sb)) return sa;
+    return (in->op == KIT_CG_OP_AND ? shadow_and : shadow_or)(M, in->args[0], in->args[1], sa, sb);
+  case KIT_CG_OP_SHL:
+  case KIT_CG_OP_LSHR:
+  case KIT_CG_OP_ASHR:
+    return shadow_shift(M, in, st);
+  case KIT_CG_OP_SADDO:
+  case KIT_CG_OP_UADDO:
+  case KIT_CG_OP_SSUBO:
+  case KIT_CG_OP_USUBO:
+  case KIT_CG_OP_SMULO:
+  case KIT_CG_OP_UMULO:
+    return msan_any(M, msan_op2(M, KIT_CG_OP_OR, sa, sb));
+  case KIT_CG_OP_BSWAP:
+    return is_clean(M, sa) ? sa : op1(M, KIT_CG_OP_BSWAP, st, sa);
+  case KIT_CG_OP_CLZ:
+  case KIT_CG_OP_CTZ:
+  case KIT_CG_OP_POPCNT:
+    return msan_all_or_nothing(M, sa, st);
+  case KIT_CG_OP_ICMP:
+  case KIT_CG_OP_FCMP:
+    if (kit_cg_type_is_vec(st)) return msan_clean(M, st);
+    if (in->op == KIT_CG_OP_ICMP && (in->pred == KIT_CG_EQ || in->pred == KIT_CG_NE))
+      return shadow_equality(M, in, sa, sb);
+    return msan_any(M, msan_op2(M, KIT_CG_OP_OR, sa, sb));
+  case KIT_CG_OP_SELECT:
+    return shadow_select(M, in, st);
+  case KIT_CG_OP_PTRADD:
+    return shadow_or_of_args(M, in, st);
+  case KIT_CG_OP_EXTRACT: {
+    KitCgVal args[2] = {sa, in->args[1]};
+    return msan_emit(M, KIT_CG_OP_EXTRACT, st, args, 2)->id;
+  }
+  case KIT_CG_OP_INSERT: {
+    KitCgVal args[3] = {sa, sb, in->args[2]};
+    return msan_emit(M, KIT_CG_OP_INSERT, st, args, 3)->id;
+  }
+  case KIT_CG_OP_SHUFFLE: {
+    KitCgVal args[2] = {sa, sb};
+    KitCgInst *s = msan_emit(M, KIT_CG_OP_SHUFFLE, st, args, 2);
+    s->cases = in->cases;
+    return s->id;
+  }
+  case KIT_CG_OP_SPLAT:
+    return is_clean(M, sa) ? msan_clean(M, st) : op1(M, KIT_CG_OP_SPLAT, st, sa);
+  case KIT_CG_OP_SECOND:
+    return in->args[0] < M->nvals0 && M->sh2[in->args[0]] ? M->sh2[in->args[0]] : msan_clean(M, st);
+  default:
+    break;
+  }
+  if (fl & KIT_CGO_CONV) return shadow_conv(M, in, st);
+  if ((fl & KIT_CGO_BIN) || in->op == KIT_CG_OP_FMA || in->op == KIT_CG_OP_FCOPYSIGN)
+    return shadow_or_of_args(M, in, st);
+  return msan_clean(M, st);
+}
+
+/* ---- the body rewrite ----------------------------------------------------- */
+
+#define ORIGINAL_MARK (1u << 15) /* as in asan.c: the program's own insts while a function is rebuilt */
+
+static void append(MsanFn *M, const KitCgInst *in) {
+  KitCgInst *slot = kit_cg_insert(M->m, M->f, M->b.blk, UINT32_MAX, KIT_CG_OP_CONST, KIT_CG_VOID, NULL, 0);
+  *slot = *in;
+  slot->flags |= ORIGINAL_MARK;
+}
+
+static void mark_emitted(KitCgFunc *f) {
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      KitCgInst *in = &f->blocks[bi].insts[i];
+      if (in->flags & ORIGINAL_MARK)
+        in->flags &= (uint16_t)~ORIGINAL_MARK;
+      else
+        in->flags |= KIT_CG_F_NOINSTR;
+    }
+}
+
+static void add_phi(MsanFn *M, const KitCgInst *in) {
+  KitCgInst *p = kit_cg_phi(&M->b, msan_shadow_type((KitCgType)in->type));
+  M->sh[in->id] = p->id;
+  if (M->nphis == M->phis_cap) {
+    M->phis_cap = M->phis_cap ? 2 * M->phis_cap : 16;
+    M->phis = realloc(M->phis, M->phis_cap * sizeof *M->phis);
+    if (!M->phis) abort();
+  }
+  const KitCgBlock *bb = &M->f->blocks[M->b.blk];
+  M->phis[M->nphis++] = (MsanPhi){M->b.blk, bb->ninsts - 2, bb->ninsts - 1};
+}
+
+static bool program_mem(const KitCgInst *in) { return in->cls == KIT_CG_PROGRAM; }
+static bool checked(const KitCgInst *in) { return !(in->flags & KIT_CG_F_NOINSTR); }
+
+/* checks and shadow stores that go before the op; true when the op itself was
+ * replaced (a memop by the runtime's call) */
+static bool before(MsanFn *M, KitCgInst *in) {
+  switch (in->op) {
+  case KIT_CG_OP_CONDBR:
+    if (M->select_br[M->cur_block]) break; /* a select: its join carries the condition */
+    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    break;
+  case KIT_CG_OP_SWITCH:
+  case KIT_CG_OP_INDIRECTBR:
+    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    break;
+  case KIT_CG_OP_SDIV:
+  case KIT_CG_OP_UDIV:
+  case KIT_CG_OP_SREM:
+  case KIT_CG_OP_UREM:
+    if (checked(in) && !kit_cg_type_is_vec((KitCgType)in->type)) msan_check(M, msan_shadow_of(M, in->args[1]));
+    break;
+  case KIT_CG_OP_LOAD:
+  case KIT_CG_OP_ALOAD:
+    if (program_mem(in) && checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    break;
+  case KIT_CG_OP_STORE:
+  case KIT_CG_OP_ASTORE:
+    if (!program_mem(in)) break;
+    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[1]));
+    msan_store_shadow(M, msan_shadow_of(M, in->args[0]), kit_cg_val_type(M->f, in->args[0]), in->args[1]);
+    break;
+  case KIT_CG_OP_ARMW:
+  case KIT_CG_OP_ACMPXCHG: {
+    if (!program_mem(in)) break;
+    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    KitCgType t = (KitCgType)in->type;
+    M->sh[in->id] = msan_load_shadow(M, t, in->args[0]);
+    KitCgVal nv = in->args[in->op == KIT_CG_OP_ARMW ? 1 : 2];
+    msan_store_shadow(M, msan_shadow_of(M, nv), t, in->args[0]);
+    break;
+  }
+  case KIT_CG_OP_MEMCPY:
+  case KIT_CG_OP_MEMMOVE:
+  case KIT_CG_OP_MEMSET:
+    if (!program_mem(in)) break;
+    msan_memop(M, in);
+    return true;
+  case KIT_CG_OP_CALL:
+  case KIT_CG_OP_CALLI:
+    msan_call_before(M, in);
+    break;
+  case KIT_CG_OP_RET:
+    msan_ret(M, in);
+    break;
+  case KIT_CG_OP_LIFETIME_START:
+    if (in->aux < M->f->nstack) {
+      KitCgVal p = kit_cg_stackaddr(&M->b, in->aux);
+      msan_set_shadow(M, p, 0xff, msan_i64(M, M->f->stack[in->aux].size));
+    }
+    break;
+  default:
+    break;
+  }
+  return false;
+}
+
+/* The register save area va_start fills and the caller's stack arguments are
+ * written outside the pass's sight; the arguments were checked at the call
+ * (eager checks), so va_arg's loads from them see initialized bytes. */
+static void va_areas_initialized(MsanFn *M, KitCgVal ap) {
+  static const struct { int64_t field; uint64_t bytes; } areas[] = {{16, 176}, {8, 256}};
+  for (int k = 0; k < 2; k++) {
+    KitCgVal at = msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, (KitCgVal[]){ap, msan_i64(M, (uint64_t)areas[k].field)}, 2)->id;
+    KitCgInst *ld = msan_emit(M, KIT_CG_OP_LOAD, KIT_CG_PTR, &at, 1);
+    msan_set_shadow(M, ld->id, 0, msan_i64(M, areas[k].bytes));
+  }
+}
+
+/* the memory an op's own machinery writes: made initialized (or, for allocas, not) */
+static void after_memory(MsanFn *M, const KitCgInst *in) {
+  switch (in->op) {
+  case KIT_CG_OP_ALLOCA:
+    msan_set_shadow(M, in->id, 0xff, in->args[0]);
+    break;
+  case KIT_CG_OP_VASTART:
+    msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));
+    va_areas_initialized(M, in->args[0]);
+    break;
+  case KIT_CG_OP_VACOPY:
+    msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));
+    break;
+  case KIT_CG_OP_ASM:
+    for (uint32_t k = 0; k < in->nargs && in->argattrs; k++)
+      if (in->argattrs[k].type != KIT_CG_VOID && kit_cg_val_type(M->f, in->args[k]) == KIT_CG_PTR)
+        msan_set_shadow(M, in->args[k], 0, msan_i64(M, kit_cg_type_size((KitCgType)in->argattrs[k].type)));
+    break;
+  default:
+    break;
+  }
+}
+
+/* after the phis of a join of a select-like branch: an uninitialized
+ * condition makes every phi uninitialized (clang's select rule, coarsened) */
+static void poison_join(MsanFn *M) {
+  KitCgVal any = msan_any(M, msan_shadow_of(M, M->pending_cond));
+  M->pending_cond = 0;
+  if (any == M->zero[KIT_CG_I1]) return;
+  for (uint32_t i = M->block_phis; i < M->nphis; i++) {
+    const MsanPhi *p = &M->phis[i];
+    KitCgVal id = M->f->blocks[p->blk].insts[p->orig].id, s = M->sh[id];
+    KitCgType st = kit_cg_val_type(M->f, s);
+    if (kit_cg_type_is_vec(st)) continue;
+    KitCgVal ones = op1(M, KIT_CG_OP_NOT, st, msan_clean(M, st));
+    KitCgVal args[3] = {any, ones, s};
+    M->sh[id] = msan_emit(M, KIT_CG_OP_SELECT, st, args, 3)->id;
+  }
+}
+
+static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
+  KitCgInst in = *orig;
+  if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
+  M->b.loc = in.loc;
+  if (in.op == KIT_CG_OP_PHI) {
+    append(M, &in);
+    add_phi(M, &in);
+    return;
+  }
+  if (M->pending_cond) poison_join(M);
+  if (before(M, &in)) return;
+  append(M, &in);
+  after_memory(M, &in);
+  if (!in.id || in.id >= M->nvals0 || M->sh[in.id]) return;
+  if (in.op == KIT_CG_OP_CALL || in.op == KIT_CG_OP_CALLI) {
+    msan_call_after(M, &in);
+  } else if ((in.op == KIT_CG_OP_LOAD || in.op == KIT_CG_OP_ALOAD) && program_mem(&in)) {
+    M->sh[in.id] = msan_load_shadow(M, (KitCgType)in.type, in.args[0]);
+  } else {
+    M->sh[in.id] = propagate(M, &in);
+  }
+}
+
+static void fix_phis(KitCgFunc *f, uint32_t norig, const KitCgBlkId *tail) {
+  for (uint32_t bi = 0; bi < norig; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      KitCgInst *in = &f->blocks[bi].insts[i];
+      if (in->op != KIT_CG_OP_PHI || !(in->flags & ORIGINAL_MARK)) continue;
+      for (uint32_t k = 0; k < in->nblks; k++)
+        if (in->blks[k] < norig) in->blks[k] = tail[in->blks[k]];
+    }
+}
+
+static void fill_phis(MsanFn *M) {
+  for (uint32_t i = 0; i < M->nphis; i++) {
+    const MsanPhi *p = &M->phis[i];
+    uint32_t n = M->f->blocks[p->blk].insts[p->orig].nargs;
+    for (uint32_t k = 0; k < n; k++) {
+      const KitCgInst *o = &M->f->blocks[p->blk].insts[p->orig];
+      KitCgVal s = msan_shadow_of(M, o->args[k]);
+      KitCgBlkId from = o->blks[k];
+      kit_cg_phi_add(M->m, &M->f->blocks[p->blk].insts[p->shadow], s, from);
+    }
+  }
+}
+
+static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, KitCgSym ptls,
+                                KitCgSym rtls) {
+  MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = ptls, .retval_tls = rtls};
+  kit_cg_builder_init(&M.b, m, f);
+  M.sh = calloc(f->nvals + 1, sizeof *M.sh);
+  M.sh2 = calloc(f->nvals + 1, sizeof *M.sh2);
+  M.vloc = calloc(f->nvals + 1, sizeof *M.vloc);
+  M.select_br = calloc(f->nblocks + 1, sizeof *M.select_br);
+  M.join_cond = calloc(f->nblocks + 1, sizeof *M.join_cond);
+  uint32_t norig = f->nblocks;
+  KitCgBlkId *tail = calloc(norig, sizeof *tail);
+  if (!M.sh || !M.sh2 || !M.vloc || !M.select_br || !M.join_cond || !tail) abort();
+  if (c->selects) msan_find_selects(&M);
+  for (uint32_t bi = 0; bi < norig; bi++) {
+    KitCgInst *old = f->blocks[bi].insts;
+    uint32_t n = f->blocks[bi].ninsts;
+    f->blocks[bi].insts = NULL;
+    f->blocks[bi].ninsts = f->blocks[bi].cap = 0;
+    M.b.blk = bi;
+    M.cur_block = bi;
+    M.pending_cond = M.join_cond[bi];
+    M.block_phis = M.nphis;
+    if (bi == 0) {
+      M.b.loc = (KitCgLoc){.pc = f->loc.pc};
+      msan_entry(&M);
+    }
+    for (uint32_t i = 0; i < n; i++) rewrite_inst(&M, &old[i]);
+    tail[bi] = M.b.blk;
+  }
+  fix_phis(f, norig, tail);
+  fill_phis(&M);
+  mark_emitted(f);
+  free(tail);
+  free(M.sh);
+  free(M.sh2);
+  free(M.vloc);
+  free(M.select_br);
+  free(M.join_cond);
+  free(M.phis);
+}
+
+static KitCgSym tls_array(KitCgModule *m, const char *name) {
+  KitCgSym s = kit_cg_sym_find(m, name);
+  if (s != UINT32_MAX) return s;
+  KitCgGlobal *g = kit_cg_global_declare(m, name);
+  g->is_tls = true;
+  return g->sym;
+}
+
+int kit_msan_run(KitCgModule *m, const KitMsanConfig *c) {
+  KitCgSym ptls = tls_array(m, "__msan_param_tls"), rtls = tls_array(m, "__msan_retval_tls");
+  uint32_t nfuncs = m->nfuncs; /* the pass's own declarations come after */
+  for (uint32_t i = 0; i < nfuncs; i++) {
+    KitCgFunc *f = m->funcs[i];
+    if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
+    instrument_function(m, f, c, ptls, rtls);
+  }
+  return 0;
+}

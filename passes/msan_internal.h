@@ -1,0 +1,70 @@
+/* passes/msan_internal.h — state shared by the files of the MSan pass:
+ * msan.c (driver, the shadow of every value, propagation through the ops),
+ * msan_select.c (branches that are selects) and msan_check.c (reports,
+ * memory, calls, returns, the function entry). */
+#ifndef KIT_PASSES_MSAN_INTERNAL_H
+#define KIT_PASSES_MSAN_INTERNAL_H
+
+#include "kit/passes.h"
+
+/* a shadow phi waiting for its incoming values: the original phi and its
+ * shadow sit at these positions of block blk */
+typedef struct MsanPhi {
+  KitCgBlkId blk;
+  uint32_t orig, shadow;
+} MsanPhi;
+
+typedef struct MsanFn {
+  KitCgModule *m;
+  KitCgFunc *f;
+  const KitMsanConfig *c;
+  KitCgBuilder b;       /* where new code goes; b.blk moves as checks split blocks */
+  uint32_t nvals0;      /* values below this id existed before the pass */
+  KitCgVal *sh;         /* shadow of each original value */
+  KitCgVal *sh2;        /* a call's second result's shadow, by the call's value */
+  KitCgVal zero[256];   /* a clean shadow per shadow type, made at the entry */
+  MsanPhi *phis;
+  uint32_t nphis, phis_cap;
+  KitCgSym param_tls, retval_tls;
+  KitCgLoc *vloc;       /* where each original value is computed */
+  /* branches treated as selects (msan_select.c), by original block: */
+  bool *select_br;      /* this block's condbr is not checked ... */
+  KitCgVal *join_cond;  /* ... its join's phis are poisoned when the condition is */
+  KitCgVal pending_cond; /* the block being rebuilt is such a join: poison after its phis */
+  uint32_t block_phis;  /* phis[] from here on are the current block's */
+  KitCgBlkId cur_block; /* the original block being rebuilt */
+} MsanFn;
+
+/* msan.c */
+KitCgType msan_shadow_type(KitCgType t);
+KitCgInst *msan_emit(MsanFn *M, KitCgOp op, KitCgType t, const KitCgVal *args, uint32_t n);
+KitCgVal msan_op2(MsanFn *M, KitCgOp op, KitCgVal a, KitCgVal b); /* type of a */
+KitCgVal msan_i64(MsanFn *M, uint64_t v);
+KitCgVal msan_clean(MsanFn *M, KitCgType shadow_type); /* the all-zero shadow */
+KitCgVal msan_shadow_of(MsanFn *M, KitCgVal v);
+/* i1: some bit of shadow s is set (vectors, and i1 shadows, as they come: see msan.c) */
+KitCgVal msan_any(MsanFn *M, KitCgVal s);
+/* a shadow of type t: all ones if any bit of s is set, else clean */
+KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
+
+/* msan_select.c: fills select_br and join_cond */
+void msan_find_selects(MsanFn *M);
+
+/* msan_check.c */
+KitCgSym msan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,
+                 bool noreturn);
+/* report when shadow s has a set bit (at the builder's location); skips clean constants */
+void msan_check(MsanFn *M, KitCgVal s);
+KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr);
+KitCgVal msan_load_shadow(MsanFn *M, KitCgType t, KitCgVal ptr);
+void msan_store_shadow(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr);
+void msan_set_shadow(MsanFn *M, KitCgVal ptr, uint8_t byte, KitCgVal len);
+void msan_entry(MsanFn *M);
+/* the checks and shadow traffic before a call (returns the result shadows after it) */
+void msan_call_before(MsanFn *M, KitCgInst *in);
+void msan_call_after(MsanFn *M, const KitCgInst *in);
+void msan_ret(MsanFn *M, const KitCgInst *in);
+/* a PROGRAM memcpy/memmove/memset becomes a call of __msan_memcpy/... (which copies the shadow too) */
+void msan_memop(MsanFn *M, const KitCgInst *in);
+
+#endif
