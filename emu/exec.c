@@ -21,23 +21,26 @@ void *(*kit_emu_resolve_hook)(const char *name);
 
 /* ---- helpers lifted code calls ------------------------------------------------ */
 
-int64_t kit_emu_ebreak(void *cpu, int64_t pc) {
+int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next) {
+  (void)next;
   kit_emu_raise(kit_emu_current, SIGTRAP, 1 /* TRAP_BRKPT */, (uint64_t)pc);
   kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
   return pc;
 }
 
-int64_t kit_emu_illegal(void *cpu, int64_t pc) {
+int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next) {
+  (void)next;
   kit_emu_raise(kit_emu_current, SIGILL, 1 /* ILL_ILLOPC */, (uint64_t)pc);
   kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
   return pc;
 }
 
-int64_t kit_emu_fence_i(void *cpu, int64_t pc) {
+int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next) {
+  (void)pc;
   KitEmu *emu = kit_emu_current;
   kit_tcache_flush(emu->tc);
-  emu->arch->set_pc(cpu, (uint64_t)pc + 4); /* fence.i has no compressed form */
-  return pc + 4;
+  emu->arch->set_pc(cpu, (uint64_t)next);
+  return next;
 }
 
 void kit_emu_tool_block_entry(int64_t pc, int32_t n) {
@@ -62,10 +65,10 @@ void *kit_emu_resolve(void *user, const char *name) {
     const char *name;
     void *fn;
   } tab[] = {
-      {"kit_emu_ecall", (void *)kit_emu_ecall},
-      {"kit_emu_ebreak", (void *)kit_emu_ebreak},
+      {"kit_emu_syscall_insn", (void *)kit_emu_syscall_insn},
+      {"kit_emu_breakpoint", (void *)kit_emu_breakpoint},
       {"kit_emu_illegal", (void *)kit_emu_illegal},
-      {"kit_emu_fence_i", (void *)kit_emu_fence_i},
+      {"kit_emu_icache_flush", (void *)kit_emu_icache_flush},
       {"kit_emu_mem_fault", (void *)kit_emu_mem_fault},
       {"kit_emu_mem_check", (void *)kit_emu_mem_check},
       {"kit_emu_tool_block_entry", (void *)kit_emu_tool_block_entry},
@@ -224,7 +227,7 @@ static void tail_ret(KitCgBuilder *b, KitCgVal r) {
  * request the same way) and returns its own pc when a host signal, a write
  * to translated code, a raised signal or an invalidation wants the
  * dispatcher. Invalidation points the slots that lead to dropped blocks back
- * at the stub; exits through the emulator (ecall, ebreak, illegal, fence.i,
+ * at the stub; exits through the emulator (system call, breakpoint, illegal, icache flush,
  * a fault) never chain. */
 int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
   kit_emu_current->last_exit = via;
@@ -367,22 +370,11 @@ static bool static_exit(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, ui
   return true;
 }
 
-static bool is_const(KitCgBuilder *b, KitCgVal v, uint64_t k) {
-  const KitCgInst *d = kit_emu_def_here(b, v);
-  return d && d->op == KIT_CG_OP_CONST && d->imm == k;
-}
-
-/* the condition a branch's next pc was selected by (select c, target,
- * fall-through), compared again here so that the compare feeds the branch
- * directly (the block's stores came between); else next == target */
-static KitCgVal taken_cond(KitCgBuilder *b, KitCgVal next, const KitDecodedInsn *last) {
-  const KitCgInst *sel = kit_emu_def_here(b, next);
-  if (sel && sel->op == KIT_CG_OP_SELECT && is_const(b, sel->args[1], last->target) &&
-      is_const(b, sel->args[2], last->pc + last->len)) {
-    const KitCgInst *c = kit_emu_def_here(b, sel->args[0]);
-    if (c && c->op == KIT_CG_OP_ICMP) return kit_cg_cmp(b, (KitCgPred)c->pred, c->args[0], c->args[1]);
-    return sel->args[0];
-  }
+/* the condition the lifter reported for the branch that ends the block,
+ * compared again here so that the compare feeds the branch directly (the
+ * block's stores came between); else next == target */
+static KitCgVal taken_cond(KitCgBuilder *b, const KitLiftBranch *br, KitCgVal next, const KitDecodedInsn *last) {
+  if (br->kind == KIT_LIFT_END_COND && br->target == last->target) return kit_cg_cmp(b, br->pred, br->lhs, br->rhs);
   return kit_cg_cmp(b, KIT_CG_EQ, next, kit_cg_iconst(b, KIT_CG_I64, last->target));
 }
 
@@ -404,7 +396,7 @@ static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cp
     return static_exit(emu, x, b, cpu, to);
   }
   KitCgBlkId taken = kit_cg_block_new(b->m, b->f), fall = kit_cg_block_new(b->m, b->f);
-  kit_cg_condbr(b, taken_cond(b, next, last), taken, fall);
+  kit_cg_condbr(b, taken_cond(b, &x->seam.env.branch, next, last), taken, fall);
   kit_cg_builder_at(b, taken);
   if (!static_exit(emu, x, b, cpu, last->target)) return false;
   kit_cg_builder_at(b, fall);
@@ -461,7 +453,7 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
  * that lead back to it, each lifted on its own and joined by branches, so
  * the loop runs inside one function (docs/emu.md, "Regions"). Not under
  * tools (they watch blocks), and not through blocks that need the
- * dispatcher (ecall, ebreak, fence.i, illegal). Without a loop it is the
+ * dispatcher (system calls, breakpoints, icache flushes, illegal ones). Without a loop it is the
  * trace of kit_emu_trace. */
 #define REGION_EXPLORE 16
 

@@ -17,11 +17,11 @@
 #define KIT_EMU_NSIG 65
 #define KIT_EMU_STACK_SIZE (8ull << 20)
 
-/* riscv64 Linux register numbers used by the syscall and signal layers */
-enum { RV_RA = 1, RV_SP = 2, RV_A0 = 10, RV_A1 = 11, RV_A2 = 12, RV_A7 = 17, RV_F0 = 32, RV_FCSR = 64 };
+/* the guest's registers by role (its calling convention: KitArch.cc) */
+#define KIT_EMU_REG(emu, role) ((emu)->arch->cc.role)
 
 typedef struct KitEmuSigAction {
-  uint64_t handler, flags, mask; /* the kernel's riscv64 struct sigaction */
+  uint64_t handler, flags, mask; /* the kernel's generic struct sigaction (no sa_restorer) */
 } KitEmuSigAction;
 
 typedef struct KitEmuTcache KitEmuTcache;
@@ -50,7 +50,7 @@ struct KitEmu {
   char exe_path[4096];
   char sysroot[4096];
   uint64_t entry, interp_base, phdr, phnum, load_bias;
-  uint64_t sigreturn_tramp; /* guest page holding `li a7,139; ecall` */
+  uint64_t sigreturn_tramp; /* guest page holding the arch's sigreturn code */
 
   /* signals */
   KitEmuSigAction sigact[KIT_EMU_NSIG];
@@ -109,7 +109,10 @@ uint64_t kit_emu_stack_size(void);
 uint64_t kit_emu_window_size(uint64_t stack, FILE *err);
 int64_t kit_emu_rlimit(int res, const uint64_t *want, uint64_t old[2]);
 
-/* loader.c: maps the executable (and its interpreter) and builds the stack */
+/* loader.c: the ELF machine of the program at path (0, said on err, when
+ * it is no ELF file); maps the executable (and its interpreter) and builds
+ * the stack */
+uint16_t kit_emu_elf_machine(const char *path, FILE *err);
 int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err);
 
 /* syscall*.c */
@@ -124,7 +127,7 @@ int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldac
 int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t oldset);
 int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old);
 uint64_t kit_emu_sys_sigreturn(KitEmu *emu); /* returns the pc to resume */
-/* A host call returned EINTR: should the guest's ecall be re-executed after
+/* A host call returned EINTR: should the guest's system call be re-executed after
  * the pending handler (its action has SA_RESTART)? */
 bool kit_emu_restart_after_signal(KitEmu *emu);
 /* Raise a synchronous guest signal (fault, trap, self-kill); delivered before

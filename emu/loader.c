@@ -1,6 +1,7 @@
 /* emu/loader.c — ELF loading with libelf: the executable (static, static-pie
  * or dynamic), its PT_INTERP from the sysroot, the sigreturn trampoline page,
- * and the initial stack (argv, envp, auxv) as the riscv64 psABI lays it out. */
+ * and the initial stack (argv, envp, auxv) as Linux lays it out; what is the
+ * guest arch's (trampoline code, hwcap, sysroot) comes from KitArch. */
 #include "internal.h"
 
 #include <errno.h>
@@ -49,7 +50,9 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
     goto out;
   }
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-    fail(err, path, "not a 64-bit little-endian ELF (riscv64 expected)");
+    char msg[96];
+    snprintf(msg, sizeof msg, "not a 64-bit little-endian ELF (%s expected)", emu->arch->name);
+    fail(err, path, msg);
     goto out;
   }
   if (eh.e_machine != emu->arch->elf_machine) {
@@ -103,7 +106,7 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
     goto out;
   }
   if (eh.e_type == ET_DYN) {
-    /* Linux's ELF_ET_DYN_BASE: 2/3 of the address space (0x2aaaaaa000 in sv39's) */
+    /* Linux's ELF_ET_DYN_BASE: 2/3 of the address space (0x2aaaaaa000 in a 39-bit one) */
     uint64_t want = is_interp ? 0 : emu->as.size / 3 * 2 & ~(KIT_EMU_PAGE - 1);
     uint64_t at = kit_aspace_find_free(&emu->as, hi - lo + KIT_EMU_PAGE, want);
     if (!at) {
@@ -155,20 +158,39 @@ out:
   return rc;
 }
 
+uint16_t kit_emu_elf_machine(const char *path, FILE *err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(err, "kit-emu: %s: %s\n", path, strerror(errno));
+    return 0;
+  }
+  unsigned char h[20];
+  ssize_t n = pread(fd, h, sizeof h, 0);
+  close(fd);
+  if (n != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0) {
+    fail(err, path, "not an ELF file");
+    return 0;
+  }
+  /* e_machine, in the file's byte order */
+  return h[EI_DATA] == ELFDATA2MSB ? (uint16_t)(h[18] << 8 | h[19]) : (uint16_t)(h[19] << 8 | h[18]);
+}
+
 static const char *pick_sysroot(KitEmu *emu) {
   if (emu->opt.sysroot) return emu->opt.sysroot;
   const char *env = getenv("KIT_EMU_SYSROOT");
   if (env && *env) return env;
-  if (access("/usr/riscv64-linux-gnu", F_OK) == 0) return "/usr/riscv64-linux-gnu";
+  const char *def = emu->arch->default_sysroot;
+  if (def && access(def, F_OK) == 0) return def;
   return "";
 }
 
 /* the page the kernel's vdso would provide: rt_sigreturn for handler returns */
 static int map_trampoline(KitEmu *emu) {
-  static const uint32_t code[] = {0x08b00893u /* li a7, 139 */, 0x00000073u /* ecall */};
+  const KitArch *ar = emu->arch;
+  if (ar->sigreturn_code_len > KIT_EMU_PAGE) return -1;
   int64_t at = kit_aspace_map(&emu->as, 0, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, 0, -1, 0);
   if (at < 0) return -1;
-  memcpy(kit_aspace_host(&emu->as, (uint64_t)at), code, sizeof code);
+  memcpy(kit_aspace_host(&emu->as, (uint64_t)at), ar->sigreturn_code, ar->sigreturn_code_len);
   kit_aspace_protect(&emu->as, (uint64_t)at, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_EXEC);
   emu->sigreturn_tramp = (uint64_t)at;
   return 0;
@@ -203,7 +225,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   sp &= ~15ull;
   uint64_t at_random = push_bytes(emu, &sp, rnd, sizeof rnd);
   uint64_t aux[][2] = {
-      {AT_HWCAP, 0x112d /* rv64 IMAFDC: bit ('x' - 'a') per letter */},
+      {AT_HWCAP, emu->arch->hwcap},
       {AT_PAGESZ, KIT_EMU_PAGE},
       {AT_CLKTCK, 100},
       {AT_PHDR, exe->phdr},
@@ -219,7 +241,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
       {AT_SECURE, 0},
       {AT_RANDOM, at_random},
       {AT_EXECFN, execfn},
-      {AT_MINSIGSTKSZ, 2048},
+      {AT_MINSIGSTKSZ, emu->arch->minsigstksz},
       {AT_NULL, 0},
   };
   size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * (sizeof aux / sizeof aux[0]);
@@ -234,7 +256,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   for (size_t i = 0; i < sizeof aux / sizeof aux[0]; i++) w[k++] = aux[i][0], w[k++] = aux[i][1];
   free(av);
   free(ev);
-  emu->arch->set_reg(emu->cpu, RV_SP, sp);
+  emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, sp), sp);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 /* emu/main.c — the kit-emu driver: option parsing, tool selection, running a
- * riscv64 Linux program and exiting with its status. */
+ * guest Linux program (an arch of include/kit/arch.h) and exiting with its
+ * status. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,10 +12,21 @@
 
 extern char **environ;
 
+/* the guest arches' names and default sysroots, for the help text */
+static void arch_list(FILE *f, bool sysroots) {
+  for (size_t i = 0; kit_arches[i]; i++) {
+    const KitArch *a = kit_arches[i];
+    if (sysroots) fprintf(f, "%s%s (%s)", i ? ", " : "", a->default_sysroot ? a->default_sysroot : "none", a->name);
+    else fprintf(f, "%s%s", i ? ", " : "", a->name);
+  }
+}
+
 static void usage(FILE *f) {
   fputs("usage: kit-emu [options] program [args...]\n"
         "  -L DIR             sysroot for the dynamic linker and libraries (default: $KIT_EMU_SYSROOT,\n"
-        "                     else /usr/riscv64-linux-gnu)\n"
+        "                     else ", f);
+  arch_list(f, true);
+  fputs(")\n"
         "  -d LIST            debug output: in_asm,cg,exec,syscall,stats,perfmap\n"
         "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
@@ -129,7 +141,9 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--version")) {
-      puts("kit-emu (kit) " KIT_VERSION " — a riscv64 Linux user-mode emulator on CG and LLVM 16");
+      printf("kit-emu (kit) " KIT_VERSION " — a ");
+      arch_list(stdout, false);
+      puts(" Linux user-mode emulator on CG and LLVM 16");
       return 0;
     } else {
       fprintf(stderr, "kit-emu: unknown option '%s'\n", a);

@@ -14,7 +14,7 @@
  * instruction selector leaves to a SelectionDAG of its own (per access);
  * with another constant the select stays a cmp and a cmov. */
 #define SEAM_CLAMP 64
-/* the widest guest access (rv64: 8 bytes; 16 for room) stays in the guard */
+/* the widest guest access (8 bytes; 16 for room) stays in the guard */
 _Static_assert(SEAM_CLAMP + 16 <= KIT_EMU_GUARD, "the guard holds a clamped access");
 
 const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v) {

@@ -1,6 +1,6 @@
 /* emu/tcache.c — the translation cache: a pc-keyed hash of translated blocks,
  * a direct-mapped jump cache in front of it, range and full invalidation,
- * and deferred freeing (a block may be invalidated by its own ecall). */
+ * and deferred freeing (a block may be invalidated by its own system call). */
 #include "tcache.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* emu/tcache.h — translated blocks: keyed by guest pc in a hash table with a
  * direct-mapped jump cache in front; invalidated by guest address range
- * (munmap, mprotect, self-modifying code) or wholesale (fence.i). */
+ * (munmap, mprotect, self-modifying code) or wholesale (an instruction-cache flush). */
 #ifndef KIT_EMU_TCACHE_H
 #define KIT_EMU_TCACHE_H
 
