@@ -7,6 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dispatch.h"
+#include "helpers.h"
+#include "limits.h"
+#include "loader.h"
+#include "os.h"
+#include "stats.h"
 #include "tier.h"
 
 /* the guest arch the program's ELF machine names (arch/arches.c) */
@@ -102,7 +108,7 @@ void kit_emu_free(KitEmu *emu) {
 int kit_emu_run(KitEmu *emu) {
   if (emu->opt.tier != KIT_EMU_TIER_INTERP && !kit_tier_jit_available() && emu->opt.tier == KIT_EMU_TIER_JIT)
     kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
-  if (!emu->tier) emu->tier = kit_tier_new(emu);
+  if (!emu->tier) emu->tier = kit_tier_new(emu, kit_emu_resolve);
   kit_emu_signals_init(emu);
   int st = kit_emu_exec_loop(emu);
   if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, st);
@@ -129,11 +135,6 @@ int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
   emu->npasses++;
   kit_tcache_flush(emu->tc);
   return 0;
-}
-
-void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out) {
-  *out = emu->stats;
-  kit_tier_stats(emu, out);
 }
 
 void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {

@@ -6,6 +6,7 @@
  * seam stores), the replaced libc functions, the shadow call stack kept from
  * call/return edges, and at the end the SEGV report or the leak check. */
 #include "san.h"
+#include "helpers.h"
 #include "seam.h"
 
 #include <fcntl.h>

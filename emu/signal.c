@@ -1,7 +1,7 @@
-/* emu/signal.c — guest signals: dispositions and masks, host handlers that
- * record asynchronous signals and turn faults inside the guest window into
- * guest SIGSEGV/SIGBUS, delivery at block boundaries with the arch's
- * rt_sigframe, rt_sigreturn, and default actions that end the process. */
+/* emu/signal.c — guest signals: dispositions and masks, the host handler
+ * that records asynchronous signals (host faults are fault.c's), delivery
+ * at block boundaries with the arch's rt_sigframe, rt_sigreturn, and
+ * default actions that end the process. */
 #include "internal.h"
 
 #include <errno.h>
@@ -10,9 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "seam.h"
 #include "syscall.h"
-#include "tier.h"
 
 /* Linux's dispositions, sigaction flags and sigaltstack flags */
 enum { LINUX_SIG_DFL = 0, LINUX_SIG_IGN = 1 };
@@ -28,10 +26,6 @@ static bool default_ignores(int sig) {
   return sig == SIGCHLD || sig == SIGWINCH || sig == SIGURG || sig == SIGCONT;
 }
 
-static bool sync_only(int sig) { /* the emulator's own fault signals */
-  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
-}
-
 static void on_async(int sig) {
   KitEmu *emu = kit_emu_current;
   if (emu) {
@@ -40,43 +34,9 @@ static void on_async(int sig) {
   }
 }
 
-static void on_fault(int sig, siginfo_t *si, void *ucv) {
-  KitEmu *emu = kit_emu_current;
-  uintptr_t a = (uintptr_t)si->si_addr, base = emu ? (uintptr_t)emu->as.base : 0;
-  if (emu && emu->in_guest && pthread_equal(pthread_self(), emu->guest_thread) && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
-    uint64_t ga = a - base;
-    if (ga < emu->as.size && kit_aspace_is_code(&emu->as, ga)) {
-      const KitEmuRegion *r = kit_aspace_find(&emu->as, ga);
-      if (r && (r->prot & KIT_EMU_PROT_WRITE)) { /* self-modifying code: retry the store */
-        uint64_t page = ga & ~(KIT_EMU_PAGE - 1);
-        kit_aspace_unmark_code(&emu->as, page);
-        if (emu->smc_n < 16) emu->smc_pages[emu->smc_n++] = page;
-        else emu->smc_overflow = 1;
-        emu->chain_stop = 1;
-        return;
-      }
-    }
-#if defined(__x86_64__)
-    uint64_t fpc; /* baseline code keeps the pc of its accesses in a side table */
-    if (kit_tier_fault_pc(emu, (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP], &fpc))
-      emu->arch->set_pc(emu->cpu, fpc);
-#else
-    (void)ucv;
-#endif
-    ga = kit_emu_seam_fault_addr(emu, ga); /* a clamped out-of-window access: its own address */
-    const KitEmuRegion *r = ga < emu->as.size ? kit_aspace_find(&emu->as, ga) : NULL;
-    emu->in_guest = 0;
-    kit_emu_raise(emu, sig == SIGBUS ? SIGBUS : SIGSEGV, r ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */, ga);
-    siglongjmp(emu->fault_jmp, 1);
-  }
-  static const char msg[] = "kit-emu: internal error: host fault outside the guest\n";
-  if (write(2, msg, sizeof msg - 1) < 0) {}
-  signal(sig, SIG_DFL); /* returning re-executes the access and dies with the host signal */
-}
-
 /* the host disposition that makes a guest disposition come true */
 static void sync_host(KitEmu *emu, int sig) {
-  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || sync_only(sig)) return;
+  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || kit_emu_sync_only(sig)) return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
@@ -95,17 +55,11 @@ void kit_emu_signals_init(KitEmu *emu) {
   static uint8_t altstack[64 * 1024];
   stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
   sigaltstack(&ss, NULL);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, NULL);
-  sigaction(SIGBUS, &sa, NULL);
+  kit_emu_fault_install();
   /* inherited dispositions: an ignored signal stays ignored, like after exec */
   for (int s = 1; s < KIT_EMU_NSIG; s++) {
     struct sigaction old;
-    if (s < 32 && !sync_only(s) && sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+    if (s < 32 && !kit_emu_sync_only(s) && sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
       emu->sigact[s].handler = LINUX_SIG_IGN;
   }
   emu->altstack_flags = LINUX_SS_DISABLE;
@@ -179,16 +133,6 @@ bool kit_emu_restart_after_signal(KitEmu *emu) {
   return h != LINUX_SIG_DFL && h != LINUX_SIG_IGN && (emu->sigact[sig].flags & LINUX_SA_RESTART);
 }
 
-void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr) {
-  if (sig <= 0 || sig >= KIT_EMU_NSIG) return;
-  emu->sync_pending |= bit(sig);
-  emu->chain_stop = 1;
-  if (sync_only(sig) && code > 0) {
-    emu->fault_addr = addr;
-    emu->fault_code = code;
-  }
-}
-
 _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig) {
   if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, 128 + sig);
   fflush(NULL);
@@ -208,8 +152,8 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
   const KitArch *ar = emu->arch;
   void *cpu = emu->cpu;
   KitEmuSigAction act = emu->sigact[sig];
-  bool blocked_sync = is_sync && sync_only(sig) && (emu->sigmask & bit(sig));
-  if (act.handler == LINUX_SIG_IGN && !(is_sync && sync_only(sig))) return;
+  bool blocked_sync = is_sync && kit_emu_sync_only(sig) && (emu->sigmask & bit(sig));
+  if (act.handler == LINUX_SIG_IGN && !(is_sync && kit_emu_sync_only(sig))) return;
   if (act.handler == LINUX_SIG_DFL || act.handler == LINUX_SIG_IGN || blocked_sync) {
     if (default_ignores(sig) && !blocked_sync) return;
     if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) return;
@@ -228,7 +172,7 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
   }
   memset(f, 0, ar->sigframe_size);
   KitArchSignal si = {.signo = sig, .handler = act.handler, .restorer = emu->sigreturn_tramp};
-  if (is_sync && sync_only(sig)) {
+  if (is_sync && kit_emu_sync_only(sig)) {
     si.code = emu->fault_code;
     si.has_addr = true;
     si.addr = emu->fault_addr;

@@ -5,7 +5,6 @@
 #include "syscall.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 
 /* the arch's own call numbered nr, NULL if it has none */
@@ -36,15 +35,6 @@ static int64_t sys_arch(KitEmu *emu, uint64_t nr, bool *handled) {
     return 0;
   }
   return -ENOSYS;
-}
-
-void kit_emu_warn(KitEmu *emu, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("kit-emu: ", emu->log);
-  vfprintf(emu->log, fmt, ap);
-  fputc('\n', emu->log);
-  va_end(ap);
 }
 
 int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc) {

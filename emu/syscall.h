@@ -5,7 +5,7 @@
 #ifndef KIT_EMU_SYSCALL_H
 #define KIT_EMU_SYSCALL_H
 
-#include "internal.h"
+#include "os.h"
 
 #define KIT_EMU_SYSCALLS(X)                                                                              \
   X(17, getcwd) X(23, dup) X(24, dup3) X(25, fcntl) X(29, ioctl) X(34, mkdirat) X(35, unlinkat)           \
