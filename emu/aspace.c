@@ -57,8 +57,9 @@ int kit_aspace_init(KitEmuAspace *as, uint64_t size) {
     return -ENOMEM;
   }
   mprotect(as->code_pages, size / KIT_EMU_PAGE, PROT_READ | PROT_WRITE);
-  /* Linux riscv64 (sv39) puts the stack just under the top and mmap_base
-   * below a stack gap; we keep the same shape so addresses look familiar */
+  /* Linux on a 39-bit user address space puts the stack just under the top
+   * and mmap_base below a stack gap; we keep the same shape so addresses
+   * look familiar */
   as->mmap_top = size > (512ull << 20) ? size - (256ull << 20) : size / 2;
   return 0;
 }

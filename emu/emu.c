@@ -7,14 +7,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dispatch.h"
+#include "helpers.h"
+#include "limits.h"
+#include "loader.h"
+#include "os.h"
+#include "stats.h"
 #include "tier.h"
 
-/* a build without arch/rv64 still links, and says so at run time */
-#ifdef KIT_EMU_HAVE_RV64
-static const KitArch *default_arch(void) { return &kit_arch_rv64; }
-#else
-static const KitArch *default_arch(void) { return NULL; }
-#endif
+/* the guest arch the program's ELF machine names (arch/arches.c) */
+static const KitArch *pick_arch(const char *path, FILE *err) {
+  uint16_t machine = kit_emu_elf_machine(path, err);
+  if (!machine) return NULL;
+  const KitArch *arch = kit_arch_for_elf_machine(machine);
+  if (arch) return arch;
+  char names[128] = "";
+  for (size_t i = 0, at = 0; kit_arches[i] && at < sizeof names; i++)
+    at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? " or " : "", kit_arches[i]->name);
+  fprintf(err, "kit-emu: %s: ELF machine %u is not %s\n", path, machine, names[0] ? names : "a guest arch of this build");
+  return NULL;
+}
 
 static void on_aspace_event(void *user, int kind, uint64_t va, uint64_t len, uint8_t prot) {
   KitEmu *emu = user;
@@ -40,11 +52,8 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
     fprintf(err, "kit-emu: no program given\n");
     return NULL;
   }
-  const KitArch *arch = default_arch();
-  if (!arch) {
-    fprintf(err, "kit-emu: this build has no guest architecture (arch/rv64 was not built)\n");
-    return NULL;
-  }
+  const KitArch *arch = pick_arch(argv[0], err);
+  if (!arch) return NULL;
   /* the CPU state right after the emulator's own: translated code reaches
    * the fields it reads on every block (block_pc, chain_stop) relative to
    * its CPU pointer */
@@ -99,7 +108,7 @@ void kit_emu_free(KitEmu *emu) {
 int kit_emu_run(KitEmu *emu) {
   if (emu->opt.tier != KIT_EMU_TIER_INTERP && !kit_tier_jit_available() && emu->opt.tier == KIT_EMU_TIER_JIT)
     kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
-  if (!emu->tier) emu->tier = kit_tier_new(emu);
+  if (!emu->tier) emu->tier = kit_tier_new(emu, kit_emu_resolve);
   kit_emu_signals_init(emu);
   int st = kit_emu_exec_loop(emu);
   if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, st);
@@ -126,11 +135,6 @@ int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
   emu->npasses++;
   kit_tcache_flush(emu->tc);
   return 0;
-}
-
-void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out) {
-  *out = emu->stats;
-  kit_tier_stats(emu, out);
 }
 
 void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {

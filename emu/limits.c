@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "limits.h"
 
 #define MIN_STACK (128ull << 10)
 #define MIN_WINDOW (64ull << 20)

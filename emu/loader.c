@@ -1,7 +1,8 @@
 /* emu/loader.c — ELF loading with libelf: the executable (static, static-pie
  * or dynamic), its PT_INTERP from the sysroot, the sigreturn trampoline page,
- * and the initial stack (argv, envp, auxv) as the riscv64 psABI lays it out. */
-#include "internal.h"
+ * and the initial stack (argv, envp, auxv) as Linux lays it out; what is the
+ * guest arch's (trampoline code, hwcap, sysroot) comes from KitArch. */
+#include "loader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,59 +34,41 @@ static int fail(FILE *err, const char *path, const char *what) {
   return -1;
 }
 
-static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img, FILE *err) {
-  memset(img, 0, sizeof *img);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    fprintf(err, "kit-emu: %s: %s\n", path, strerror(errno));
-    return -1;
+/* the ELF header: a 64-bit little-endian executable or shared object of
+ * the guest arch, with a sane program header table (count in *nph) */
+static int check_header(KitEmu *emu, Elf *e, const char *path, GElf_Ehdr *eh, size_t *nph, FILE *err) {
+  char msg[96];
+  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, eh)) return fail(err, path, "not an ELF file");
+  if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
+    snprintf(msg, sizeof msg, "not a 64-bit little-endian ELF (%s expected)", emu->arch->name);
+    return fail(err, path, msg);
   }
-  int rc = -1;
-  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-  GElf_Ehdr eh;
-  size_t nph = 0;
-  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-    fail(err, path, "not an ELF file");
-    goto out;
+  if (eh->e_machine != emu->arch->elf_machine) {
+    snprintf(msg, sizeof msg, "ELF machine %u is not %s", eh->e_machine, emu->arch->name);
+    return fail(err, path, msg);
   }
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-    fail(err, path, "not a 64-bit little-endian ELF (riscv64 expected)");
-    goto out;
-  }
-  if (eh.e_machine != emu->arch->elf_machine) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "ELF machine %u is not %s", eh.e_machine, emu->arch->name);
-    fail(err, path, msg);
-    goto out;
-  }
-  if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-    fail(err, path, "not an executable or shared object");
-    goto out;
-  }
-  if (elf_getphdrnum(e, &nph) != 0 || nph == 0 || nph > 256) {
-    fail(err, path, "bad program header table");
-    goto out;
-  }
-  uint64_t lo = UINT64_MAX, hi = 0;
+  if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) return fail(err, path, "not an executable or shared object");
+  if (elf_getphdrnum(e, nph) != 0 || *nph == 0 || *nph > 256) return fail(err, path, "bad program header table");
+  return 0;
+}
+
+/* the program headers: the PT_LOAD extent [*lo, *hi), PT_INTERP, PT_PHDR,
+ * PT_GNU_STACK */
+static int scan_phdrs(Elf *e, int fd, size_t nph, bool is_interp, Image *img, uint64_t *lo, uint64_t *hi,
+                      const char *path, FILE *err) {
+  *lo = UINT64_MAX, *hi = 0;
   for (size_t i = 0; i < nph; i++) {
     GElf_Phdr ph;
-    if (!gelf_getphdr(e, (int)i, &ph)) {
-      fail(err, path, "truncated program header");
-      goto out;
-    }
+    if (!gelf_getphdr(e, (int)i, &ph)) return fail(err, path, "truncated program header");
     if (ph.p_type == PT_LOAD) {
-      if (ph.p_memsz < ph.p_filesz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr) {
-        fail(err, path, "malformed PT_LOAD segment");
-        goto out;
-      }
-      if (ph.p_vaddr < lo) lo = ph.p_vaddr;
-      if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
+      if (ph.p_memsz < ph.p_filesz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+        return fail(err, path, "malformed PT_LOAD segment");
+      if (ph.p_vaddr < *lo) *lo = ph.p_vaddr;
+      if (ph.p_vaddr + ph.p_memsz > *hi) *hi = ph.p_vaddr + ph.p_memsz;
     } else if (ph.p_type == PT_INTERP && !is_interp) {
       if (ph.p_filesz == 0 || ph.p_filesz >= sizeof img->interp ||
-          pread(fd, img->interp, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
-        fail(err, path, "bad PT_INTERP");
-        goto out;
-      }
+          pread(fd, img->interp, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+        return fail(err, path, "bad PT_INTERP");
       img->interp[ph.p_filesz] = 0;
     } else if (ph.p_type == PT_PHDR) {
       img->phdr = ph.p_vaddr;
@@ -93,30 +76,30 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
       img->exec_stack = (ph.p_flags & PF_X) != 0;
     }
   }
-  if (lo == UINT64_MAX) {
-    fail(err, path, "no PT_LOAD segment");
-    goto out;
-  }
-  lo &= ~(KIT_EMU_PAGE - 1);
-  if (hi - lo > emu->as.size / 2) {
-    fail(err, path, "segments too large for the guest address space");
-    goto out;
-  }
-  if (eh.e_type == ET_DYN) {
-    /* Linux's ELF_ET_DYN_BASE: 2/3 of the address space (0x2aaaaaa000 in sv39's) */
+  if (*lo == UINT64_MAX) return fail(err, path, "no PT_LOAD segment");
+  return 0;
+}
+
+/* where the image goes: a shared object where Linux would put it */
+static int place(KitEmu *emu, const GElf_Ehdr *eh, bool is_interp, uint64_t lo, uint64_t hi, Image *img,
+                 const char *path, FILE *err) {
+  if (hi - lo > emu->as.size / 2) return fail(err, path, "segments too large for the guest address space");
+  if (eh->e_type == ET_DYN) {
+    /* Linux's ELF_ET_DYN_BASE: 2/3 of the address space (0x2aaaaaa000 in a 39-bit one) */
     uint64_t want = is_interp ? 0 : emu->as.size / 3 * 2 & ~(KIT_EMU_PAGE - 1);
     uint64_t at = kit_aspace_find_free(&emu->as, hi - lo + KIT_EMU_PAGE, want);
-    if (!at) {
-      fail(err, path, "no room to load");
-      goto out;
-    }
+    if (!at) return fail(err, path, "no room to load");
     img->bias = at - lo;
   } else if (hi > emu->as.size) {
-    fail(err, path, "segment address outside the guest address space");
-    goto out;
+    return fail(err, path, "segment address outside the guest address space");
   }
-  /* anonymous RW first, then file bytes, then the final permissions: works
-   * for any offset/address alignment a linker produced */
+  return 0;
+}
+
+/* anonymous RW first, then file bytes, then the final permissions: works
+ * for any offset/address alignment a linker produced */
+static int map_segments(KitEmu *emu, Elf *e, int fd, const GElf_Ehdr *eh, size_t nph, Image *img, const char *path,
+                        FILE *err) {
   for (size_t i = 0; i < nph; i++) {
     GElf_Phdr ph;
     gelf_getphdr(e, (int)i, &ph);
@@ -125,17 +108,12 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
     uint64_t end = (va + ph.p_memsz + KIT_EMU_PAGE - 1) & ~(KIT_EMU_PAGE - 1);
     int64_t r = kit_aspace_map(&emu->as, start, end - start, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE,
                                KIT_EMU_MAP_FIXED, -1, 0);
-    if (r < 0) {
-      fail(err, path, "cannot map a segment");
-      goto out;
-    }
+    if (r < 0) return fail(err, path, "cannot map a segment");
     if (ph.p_filesz && pread(fd, kit_aspace_host(&emu->as, va), ph.p_filesz, (off_t)ph.p_offset) !=
-                           (ssize_t)ph.p_filesz) {
-      fail(err, path, "segment extends past the end of the file");
-      goto out;
-    }
-    if (!img->phdr && ph.p_offset <= eh.e_phoff && eh.e_phoff < ph.p_offset + ph.p_filesz)
-      img->phdr = ph.p_vaddr + (eh.e_phoff - ph.p_offset);
+                           (ssize_t)ph.p_filesz)
+      return fail(err, path, "segment extends past the end of the file");
+    if (!img->phdr && ph.p_offset <= eh->e_phoff && eh->e_phoff < ph.p_offset + ph.p_filesz)
+      img->phdr = ph.p_vaddr + (eh->e_phoff - ph.p_offset);
   }
   for (size_t i = 0; i < nph; i++) {
     GElf_Phdr ph;
@@ -144,31 +122,68 @@ static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img,
     uint64_t va = ph.p_vaddr + img->bias, start = va & ~(KIT_EMU_PAGE - 1);
     kit_aspace_protect(&emu->as, start, va + ph.p_memsz - start, prot_of(ph.p_flags));
   }
-  if (img->phdr) img->phdr += img->bias;
-  img->phnum = nph;
-  img->entry = eh.e_entry + img->bias;
-  img->hi = hi + img->bias;
-  rc = 0;
-out:
+  return 0;
+}
+
+static int load_image(KitEmu *emu, const char *path, bool is_interp, Image *img, FILE *err) {
+  memset(img, 0, sizeof *img);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(err, "kit-emu: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  GElf_Ehdr eh;
+  size_t nph = 0;
+  uint64_t lo, hi;
+  int rc = -1;
+  if (check_header(emu, e, path, &eh, &nph, err) == 0 && scan_phdrs(e, fd, nph, is_interp, img, &lo, &hi, path, err) == 0 &&
+      place(emu, &eh, is_interp, lo & ~(KIT_EMU_PAGE - 1), hi, img, path, err) == 0 &&
+      map_segments(emu, e, fd, &eh, nph, img, path, err) == 0) {
+    if (img->phdr) img->phdr += img->bias;
+    img->phnum = nph;
+    img->entry = eh.e_entry + img->bias;
+    img->hi = hi + img->bias;
+    rc = 0;
+  }
   if (e) elf_end(e);
   close(fd);
   return rc;
+}
+
+uint16_t kit_emu_elf_machine(const char *path, FILE *err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fprintf(err, "kit-emu: %s: %s\n", path, strerror(errno));
+    return 0;
+  }
+  unsigned char h[20];
+  ssize_t n = pread(fd, h, sizeof h, 0);
+  close(fd);
+  if (n != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0) {
+    fail(err, path, "not an ELF file");
+    return 0;
+  }
+  /* e_machine, in the file's byte order */
+  return h[EI_DATA] == ELFDATA2MSB ? (uint16_t)(h[18] << 8 | h[19]) : (uint16_t)(h[19] << 8 | h[18]);
 }
 
 static const char *pick_sysroot(KitEmu *emu) {
   if (emu->opt.sysroot) return emu->opt.sysroot;
   const char *env = getenv("KIT_EMU_SYSROOT");
   if (env && *env) return env;
-  if (access("/usr/riscv64-linux-gnu", F_OK) == 0) return "/usr/riscv64-linux-gnu";
+  const char *def = emu->arch->default_sysroot;
+  if (def && access(def, F_OK) == 0) return def;
   return "";
 }
 
 /* the page the kernel's vdso would provide: rt_sigreturn for handler returns */
 static int map_trampoline(KitEmu *emu) {
-  static const uint32_t code[] = {0x08b00893u /* li a7, 139 */, 0x00000073u /* ecall */};
+  const KitArch *ar = emu->arch;
+  if (ar->sigreturn_code_len > KIT_EMU_PAGE) return -1;
   int64_t at = kit_aspace_map(&emu->as, 0, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, 0, -1, 0);
   if (at < 0) return -1;
-  memcpy(kit_aspace_host(&emu->as, (uint64_t)at), code, sizeof code);
+  memcpy(kit_aspace_host(&emu->as, (uint64_t)at), ar->sigreturn_code, ar->sigreturn_code_len);
   kit_aspace_protect(&emu->as, (uint64_t)at, KIT_EMU_PAGE, KIT_EMU_PROT_READ | KIT_EMU_PROT_EXEC);
   emu->sigreturn_tramp = (uint64_t)at;
   return 0;
@@ -203,7 +218,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   sp &= ~15ull;
   uint64_t at_random = push_bytes(emu, &sp, rnd, sizeof rnd);
   uint64_t aux[][2] = {
-      {AT_HWCAP, 0x112d /* rv64 IMAFDC: bit ('x' - 'a') per letter */},
+      {AT_HWCAP, emu->arch->hwcap},
       {AT_PAGESZ, KIT_EMU_PAGE},
       {AT_CLKTCK, 100},
       {AT_PHDR, exe->phdr},
@@ -219,7 +234,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
       {AT_SECURE, 0},
       {AT_RANDOM, at_random},
       {AT_EXECFN, execfn},
-      {AT_MINSIGSTKSZ, 2048},
+      {AT_MINSIGSTKSZ, emu->arch->minsigstksz},
       {AT_NULL, 0},
   };
   size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * (sizeof aux / sizeof aux[0]);
@@ -234,7 +249,7 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   for (size_t i = 0; i < sizeof aux / sizeof aux[0]; i++) w[k++] = aux[i][0], w[k++] = aux[i][1];
   free(av);
   free(ev);
-  emu->arch->set_reg(emu->cpu, RV_SP, sp);
+  emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, sp), sp);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 /* emu/main.c — the kit-emu driver: option parsing, tool selection, running a
- * riscv64 Linux program and exiting with its status. */
+ * guest Linux program (an arch of include/kit/arch.h) and exiting with its
+ * status. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,10 +12,21 @@
 
 extern char **environ;
 
+/* the guest arches' names and default sysroots, for the help text */
+static void arch_list(FILE *f, bool sysroots) {
+  for (size_t i = 0; kit_arches[i]; i++) {
+    const KitArch *a = kit_arches[i];
+    if (sysroots) fprintf(f, "%s%s (%s)", i ? ", " : "", a->default_sysroot ? a->default_sysroot : "none", a->name);
+    else fprintf(f, "%s%s", i ? ", " : "", a->name);
+  }
+}
+
 static void usage(FILE *f) {
   fputs("usage: kit-emu [options] program [args...]\n"
         "  -L DIR             sysroot for the dynamic linker and libraries (default: $KIT_EMU_SYSROOT,\n"
-        "                     else /usr/riscv64-linux-gnu)\n"
+        "                     else ", f);
+  arch_list(f, true);
+  fputs(")\n"
         "  -d LIST            debug output: in_asm,cg,exec,syscall,stats,perfmap\n"
         "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
@@ -57,114 +69,135 @@ static int parse_debug(const char *s, unsigned *out) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  KitEmuOptions opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true};
-  bool strace = false;
-  const char *tool = NULL, *tool_args = NULL;
-  uint64_t sanitize = 0, recover = 0;
+/* what the command line asks for */
+typedef struct Args {
+  KitEmuOptions opt;
+  bool strace;
+  const char *tool, *tool_args;
+  uint64_t sanitize, recover;
+} Args;
+
+/* the options (a switch over their names): the index of the program, -1 on
+ * a bad option (said on stderr), -2 after --help or --version */
+static int parse_options(int argc, char **argv, Args *a) {
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) {
+    const char *arg = argv[i];
+    if (!strcmp(arg, "--")) {
       i++;
       break;
-    } else if (!strcmp(a, "-L") && i + 1 < argc) {
-      opt.sysroot = argv[++i];
-    } else if (!strcmp(a, "-d") && i + 1 < argc) {
-      if (parse_debug(argv[++i], &opt.debug) < 0) return 1;
-    } else if (!strncmp(a, "--tier=", 7)) {
-      const char *t = a + 7;
-      if (!strcmp(t, "0")) opt.tier = KIT_EMU_TIER_INTERP;
-      else if (!strcmp(t, "1")) opt.tier = KIT_EMU_TIER_JIT;
-      else if (!strcmp(t, "auto")) opt.tier = KIT_EMU_TIER_AUTO;
+    } else if (!strcmp(arg, "-L") && i + 1 < argc) {
+      a->opt.sysroot = argv[++i];
+    } else if (!strcmp(arg, "-d") && i + 1 < argc) {
+      if (parse_debug(argv[++i], &a->opt.debug) < 0) return -1;
+    } else if (!strncmp(arg, "--tier=", 7)) {
+      const char *t = arg + 7;
+      if (!strcmp(t, "0")) a->opt.tier = KIT_EMU_TIER_INTERP;
+      else if (!strcmp(t, "1")) a->opt.tier = KIT_EMU_TIER_JIT;
+      else if (!strcmp(t, "auto")) a->opt.tier = KIT_EMU_TIER_AUTO;
       else {
         fprintf(stderr, "kit-emu: --tier takes 0, 1 or auto\n");
-        return 1;
+        return -1;
       }
-    } else if (!strncmp(a, "--jit-threshold=", 16)) {
+    } else if (!strncmp(arg, "--jit-threshold=", 16)) {
       char *end;
-      unsigned long v = strtoul(a + 16, &end, 10);
+      unsigned long v = strtoul(arg + 16, &end, 10);
       if (*end || !v || v > 1000000000ul) {
         fprintf(stderr, "kit-emu: --jit-threshold takes a positive number\n");
-        return 1;
+        return -1;
       }
-      opt.jit_threshold = (uint32_t)v;
-    } else if (!strcmp(a, "--single-step")) {
-      opt.single_step = true;
-    } else if (!strcmp(a, "--chain")) { /* the default; kept for scripts */
-      opt.chain = true;
-    } else if (!strcmp(a, "--no-chain")) {
-      opt.chain = false;
-    } else if (!strcmp(a, "--no-tier2")) {
-      opt.no_tier2 = true;
-    } else if (!strcmp(a, "--no-baseline")) {
-      opt.no_baseline = true;
-    } else if (!strcmp(a, "--strace")) {
-      strace = true;
-    } else if (!strncmp(a, "--tool=", 7)) {
-      tool = a + 7;
-    } else if (!strncmp(a, "--sanitize=", 11)) {
+      a->opt.jit_threshold = (uint32_t)v;
+    } else if (!strcmp(arg, "--single-step")) {
+      a->opt.single_step = true;
+    } else if (!strcmp(arg, "--chain")) { /* the default; kept for scripts */
+      a->opt.chain = true;
+    } else if (!strcmp(arg, "--no-chain")) {
+      a->opt.chain = false;
+    } else if (!strcmp(arg, "--no-tier2")) {
+      a->opt.no_tier2 = true;
+    } else if (!strcmp(arg, "--no-baseline")) {
+      a->opt.no_baseline = true;
+    } else if (!strcmp(arg, "--strace")) {
+      a->strace = true;
+    } else if (!strncmp(arg, "--tool=", 7)) {
+      a->tool = arg + 7;
+    } else if (!strncmp(arg, "--sanitize=", 11)) {
       /* the one -fsanitize= list parser, shared with kitcc */
       char msg[256];
       uint64_t mask;
-      if (kit_sanitize_parse_list(a + 11, false, &mask, msg, sizeof msg) < 0) {
+      if (kit_sanitize_parse_list(arg + 11, false, &mask, msg, sizeof msg) < 0) {
         fprintf(stderr, "kit-emu: %s\n", msg);
-        return 1;
+        return -1;
       }
       if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_COVERAGE)) {
         fprintf(stderr, "kit-emu: --sanitize=%s: only address and coverage work on guest code (UBSan needs "
-                        "source types)\n", a + 11);
-        return 1;
+                        "source types)\n", arg + 11);
+        return -1;
       }
-      sanitize |= mask;
-    } else if (!strncmp(a, "--sanitize-recover=", 19)) {
+      a->sanitize |= mask;
+    } else if (!strncmp(arg, "--sanitize-recover=", 19)) {
       char msg[256];
-      if (kit_sanitize_parse_list(a + 19, false, &recover, msg, sizeof msg) < 0) {
+      if (kit_sanitize_parse_list(arg + 19, false, &a->recover, msg, sizeof msg) < 0) {
         fprintf(stderr, "kit-emu: %s\n", msg);
-        return 1;
+        return -1;
       }
-    } else if (!strncmp(a, "--tool-args=", 12)) {
-      tool_args = a + 12;
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    } else if (!strncmp(arg, "--tool-args=", 12)) {
+      a->tool_args = arg + 12;
+    } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--version")) {
-      puts("kit-emu (kit) " KIT_VERSION " — a riscv64 Linux user-mode emulator on CG and LLVM 16");
-      return 0;
+      return -2;
+    } else if (!strcmp(arg, "--version")) {
+      printf("kit-emu (kit) " KIT_VERSION " — a ");
+      arch_list(stdout, false);
+      puts(" Linux user-mode emulator on CG and LLVM 16");
+      return -2;
     } else {
-      fprintf(stderr, "kit-emu: unknown option '%s'\n", a);
+      fprintf(stderr, "kit-emu: unknown option '%s'\n", arg);
       usage(stderr);
-      return 1;
+      return -1;
     }
   }
+  return i;
+}
+
+/* the tool the command line names, on emu; -1 (said on stderr) when it
+ * cannot be installed */
+static int install_tools(KitEmu *emu, const Args *a) {
+  if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
+                                         (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
+    return -1;
+  if (a->strace) kit_emu_tool_strace_install(emu, stderr);
+  if (!a->tool) return 0;
+  if (!strcmp(a->tool, "insncount")) {
+    kit_emu_tool_insncount_install(emu, stderr);
+  } else if (strchr(a->tool, '/')) {
+    if (kit_emu_tool_load(emu, a->tool, a->tool_args, stderr) < 0) return -1;
+  } else {
+    fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", a->tool);
+    return -1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  Args a = {.opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true}};
+  int i = parse_options(argc, argv, &a);
+  if (i < 0) return i == -2 ? 0 : 1;
   if (i >= argc) {
     usage(stderr);
     return 1;
   }
-  if (strace && tool) {
+  if (a.strace && a.tool) {
     fprintf(stderr, "kit-emu: --strace and --tool are both tools; pick one\n");
     return 1;
   }
-  if (sanitize && (strace || tool)) {
+  if (a.sanitize && (a.strace || a.tool)) {
     fprintf(stderr, "kit-emu: --sanitize uses the tool hooks; it cannot be combined with --strace or --tool\n");
     return 1;
   }
-  KitEmu *emu = kit_emu_new(&opt, argc - i, argv + i, environ, stderr);
+  KitEmu *emu = kit_emu_new(&a.opt, argc - i, argv + i, environ, stderr);
   if (!emu) return 1;
-  if (sanitize && kit_emu_san_install(emu, (sanitize & KIT_SAN_ADDRESS) != 0, (recover & KIT_SAN_ADDRESS) != 0,
-                                      (sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
-    return 1;
-  if (strace) kit_emu_tool_strace_install(emu, stderr);
-  if (tool) {
-    if (!strcmp(tool, "insncount")) {
-      kit_emu_tool_insncount_install(emu, stderr);
-    } else if (strchr(tool, '/')) {
-      if (kit_emu_tool_load(emu, tool, tool_args, stderr) < 0) return 1;
-    } else {
-      fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", tool);
-      return 1;
-    }
-  }
+  if (install_tools(emu, &a) < 0) return 1;
   int st = kit_emu_run(emu);
   fflush(NULL);
   _exit(st); /* the guest window is large; let the kernel drop it */

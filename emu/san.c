@@ -6,6 +6,7 @@
  * seam stores), the replaced libc functions, the shadow call stack kept from
  * call/return edges, and at the end the SEGV report or the leak check. */
 #include "san.h"
+#include "helpers.h"
 #include "seam.h"
 
 #include <fcntl.h>
@@ -58,26 +59,27 @@ static void shadow_clear(uint64_t va, uint64_t len) {
 
 /* ---- hooks ---------------------------------------------------------------------------- */
 
-static unsigned insn_len(KitEmu *emu, uint64_t pc) {
-  uint16_t h = 0;
-  if (kit_aspace_read(&emu->as, pc, &h, 2) < 0) return 4;
-  return (h & 3) == 3 ? 4 : 2;
+/* the guest instruction at pc, decoded from its bytes; false when they
+ * cannot be read or do not decode */
+static bool decode_guest(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
+  uint8_t bytes[16] = {0};
+  unsigned max = emu->arch->max_insn_len < sizeof bytes ? emu->arch->max_insn_len : sizeof bytes;
+  unsigned got = 0;
+  while (got < max && kit_aspace_read(&emu->as, pc + got, bytes + got, 1) == 0) got++;
+  memset(in, 0, sizeof *in);
+  return got && emu->arch->decode(bytes, got, pc, in) != 0;
 }
 
-/* where a call at pc returns to: its link register holds it (ra, or t0 for
- * the alternate link), else decode its length */
+/* where a call at pc returns to: the instruction after it */
 static uint64_t return_addr(KitEmu *emu, uint64_t pc) {
-  for (unsigned r = 1; r <= 5; r += 4) {
-    uint64_t v = kit_emu_get_reg(emu, r);
-    if (v == pc + 2 || v == pc + 4) return v;
-  }
-  return pc + insn_len(emu, pc);
+  KitDecodedInsn in;
+  return pc + (decode_guest(emu, pc, &in) ? in.len : emu->arch->max_insn_len);
 }
 
 static void on_branch(void *user, KitEmu *emu, uint64_t from, uint64_t to, KitEmuEdgeKind kind) {
   (void)user;
   if (kind == KIT_EMU_EDGE_CALL) {
-    uint64_t sp = kit_emu_get_reg(emu, RV_SP);
+    uint64_t sp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp));
     /* frames below the caller's sp were left without a return (longjmp) */
     kit_guest_frames_unwind_to(sp);
     kit_guest_frames_call(return_addr(emu, from), sp);
@@ -111,19 +113,16 @@ static void on_syscall_exit(void *user, KitEmu *emu, const KitEmuSyscallRequest 
 
 static bool is_store(KitEmu *emu, uint64_t pc) {
   /* a jump to a page that cannot run faulted on the fetch, a read */
-  if (!kit_aspace_check(&emu->as, pc, 2, KIT_EMU_PROT_EXEC)) return false;
-  uint8_t bytes[16] = {0};
+  if (!kit_aspace_check(&emu->as, pc, 1, KIT_EMU_PROT_EXEC)) return false;
   KitDecodedInsn in;
-  memset(&in, 0, sizeof in);
-  if (kit_aspace_read(&emu->as, pc, bytes, 4) < 0 && kit_aspace_read(&emu->as, pc, bytes, 2) < 0) return false;
-  if (!emu->arch->decode(bytes, 4, pc, &in)) return false;
+  if (!decode_guest(emu, pc, &in)) return false;
   return (in.flags & KIT_DECODE_MEM_STORE) || ((in.flags & KIT_DECODE_ATOMIC) && in.rd == 0);
 }
 
 static void lsan_at_exit(KitEmu *emu) {
   KitGuestRange roots[160];
   size_t n = kit_emu_san_data_ranges(roots, 128);
-  uint64_t sp = kit_emu_get_reg(emu, RV_SP);
+  uint64_t sp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp));
   const KitEmuRegion *r = kit_aspace_find(&emu->as, sp);
   if (r) roots[n++] = (KitGuestRange){sp, r->end};
   if (emu->as.brk_cur > emu->as.brk_start) roots[n++] = (KitGuestRange){emu->as.brk_start, emu->as.brk_cur};
@@ -132,11 +131,13 @@ static void lsan_at_exit(KitEmu *emu) {
    * anonymous mapping of its own, no segment of a module. TLS variant I:
    * the descriptor lies below tp, the modules' blocks above it; glibc's
    * surplus and descriptor are under a page each. */
-  uint64_t tp = kit_emu_get_reg(emu, 4 /* tp */);
+  uint64_t tp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, tp));
   if (tp > 4096) roots[n++] = (KitGuestRange){tp - 4096, tp + kit_emu_san_tls_bytes() + 4096};
-  uint64_t regs[32];
-  for (unsigned i = 0; i < 32; i++) regs[i] = i ? kit_emu_get_reg(emu, i) : 0;
-  if (kit_guest_lsan_check(roots, n, regs, 32) > 0) {
+  uint64_t regs[64]; /* the integer registers may hold pointers */
+  size_t nregs = 0;
+  for (unsigned i = 0; i < emu->arch->nregs && nregs < 64; i++)
+    if (emu->arch->regs[i].group == KIT_ARCH_REG_INT) regs[nregs++] = kit_emu_get_reg(emu, emu->arch->regs[i].num);
+  if (kit_guest_lsan_check(roots, n, regs, nregs) > 0) {
     fflush(NULL);
     _exit(kit_san_opts.exitcode);
   }
@@ -146,7 +147,8 @@ static void on_exit_hook(void *user, KitEmu *emu, int status) {
   (void)user;
   if ((status == 128 + SIGSEGV && kit_san_opts.handle_segv) || (status == 128 + SIGBUS && kit_san_opts.handle_sigbus)) {
     uint64_t pc = kit_emu_get_pc(emu);
-    kit_guest_report_segv(pc, kit_emu_get_reg(emu, 8), kit_emu_get_reg(emu, RV_SP), emu->fault_addr,
+    kit_guest_report_segv(pc, kit_emu_get_reg(emu, KIT_EMU_REG(emu, fp)), kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp)),
+                          emu->fault_addr,
                           is_store(emu, pc));
   }
   if (status < 128 && kit_san_opts.detect_leaks && kit_san_opts.leak_check_at_exit) lsan_at_exit(emu);
@@ -156,8 +158,8 @@ static void on_exit_hook(void *user, KitEmu *emu, int status) {
 
 /* the seam stores the instruction's pc before each access it emits */
 #define GPC() kit_emu_get_pc(kit_emu_current)
-#define GBP() kit_emu_get_reg(kit_emu_current, 8)
-#define GSP() kit_emu_get_reg(kit_emu_current, RV_SP)
+#define GBP() kit_emu_get_reg(kit_emu_current, KIT_EMU_REG(kit_emu_current, fp))
+#define GSP() kit_emu_get_reg(kit_emu_current, KIT_EMU_REG(kit_emu_current, sp))
 
 #define REPORT(n)                                                                                        \
   static void report_load##n(uint64_t a) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, false, fatal_reports); } \
@@ -173,17 +175,18 @@ static void check_loadN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), G
 static void check_storeN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), GBP(), GSP(), a, n, true, fatal_reports); }
 
 /* A replaced libc function: the block at its entry calls this instead of the
- * guest's code; arguments in a0..a3, result in a0, back to ra. */
+ * guest's code; the first four arguments in, the result out, back to the
+ * return address (the calling convention's registers). */
 static int64_t san_call(void *cpu, int64_t pc) {
   KitEmu *emu = kit_emu_current;
   const KitArch *ar = emu->arch;
-  uint64_t a[4] = {ar->get_reg(cpu, RV_A0), ar->get_reg(cpu, RV_A1), ar->get_reg(cpu, RV_A2),
-                   ar->get_reg(cpu, RV_A2 + 1)};
-  uint64_t ra = ar->get_reg(cpu, RV_RA);
+  uint64_t a[4];
+  for (unsigned i = 0; i < 4; i++) a[i] = ar->get_reg(cpu, ar->cc.args[i]);
+  uint64_t ra = ar->get_reg(cpu, ar->cc.ra);
   /* a fault inside (strlen(NULL)) is the replaced function's: frame #0 names it */
   ar->set_pc(cpu, (uint64_t)pc);
   uint64_t r = kit_guest_call(kit_emu_san_intercepted((uint64_t)pc), (uintptr_t)pc, ra, a);
-  ar->set_reg(cpu, RV_A0, r);
+  ar->set_reg(cpu, ar->cc.ret, r);
   kit_guest_frames_ret(ra);
   ar->set_pc(cpu, ra);
   return (int64_t)ra;

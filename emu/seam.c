@@ -14,7 +14,7 @@
  * instruction selector leaves to a SelectionDAG of its own (per access);
  * with another constant the select stays a cmp and a cmov. */
 #define SEAM_CLAMP 64
-/* the widest guest access (rv64: 8 bytes; 16 for room) stays in the guard */
+/* the widest guest access (8 bytes; 16 for room) stays in the guard */
 _Static_assert(SEAM_CLAMP + 16 <= KIT_EMU_GUARD, "the guard holds a clamped access");
 
 const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v) {
@@ -28,32 +28,6 @@ KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, c
                             const KitCgVal *args, uint32_t n) {
   KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);
   return kit_cg_call(b, fn->sym, ret, args, n);
-}
-
-/* the failing side of a memory tool's check: the block returns here with a
- * SIGSEGV pending (the pc field holds the faulting instruction's pc: the seam
- * stores it before every access) */
-int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
-  KitEmu *emu = kit_emu_current;
-  kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
-  const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
-  kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
-  return (int64_t)emu->arch->get_pc(cpu);
-}
-
-/* Called from the host fault handler (async-signal-safe: lookups and
- * arithmetic). In the guard the host address says nothing about a clamped
- * access, so the faulting instruction does: the pc field is exact and the
- * lifter flushed the registers before the access. An access that began
- * inside the window and ran past its end keeps the host's address (the
- * first byte past the end), as before the clamp. */
-uint64_t kit_emu_seam_fault_addr(KitEmu *emu, uint64_t ga) {
-  if (ga < emu->as.size || !emu->arch->mem_addr) return ga;
-  KitDecodedInsn in;
-  uint64_t ea;
-  if (kit_emu_decode_at(emu, emu->arch->get_pc(emu->cpu), &in) <= 0 || !emu->arch->mem_addr(emu->cpu, &in, &ea))
-    return ga;
-  return ea >= emu->as.size ? ea : ga;
 }
 
 /* the checked path taken while a memory tool is active: host pointer or NULL */

@@ -1,15 +1,14 @@
-/* emu/seam.h — the memory seam: how lifted guest loads and stores reach the
- * guest window (branch-free, out-of-window addresses clamped into the guard;
- * or checked with a fault exit when a memory tool is active) and
- * how a host fault in the guard gets its guest address back. The lifter
- * calls it through KitLiftEnv; translation owns one per block. */
+/* emu/seam.h — the memory seam (part of translate): how lifted guest loads
+ * and stores reach the guest window (branch-free, out-of-window addresses
+ * clamped into the guard; or checked with a fault exit when a memory tool
+ * is active; fault.c gets a clamped access's guest address back). The
+ * lifter calls it through KitLiftEnv; translation owns one per block. */
 #ifndef KIT_EMU_SEAM_H
 #define KIT_EMU_SEAM_H
 
 #include "internal.h"
 #include "kit/arch.h"
 
-#define KIT_EMU_MAX_BLOCK_INSNS 64
 #define KIT_EMU_SEAM_MAX_FAULTS (2 * KIT_EMU_MAX_BLOCK_INSNS)
 
 /* In the checked form the failing checks of a block all branch to one
@@ -40,13 +39,9 @@ const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v);
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n);
 
-/* The guest address of a host fault at window offset ga (the window or its
- * guard), for the fault handler: in the guard, the faulting instruction's
- * own address when the seam clamped it. */
-uint64_t kit_emu_seam_fault_addr(KitEmu *emu, uint64_t ga);
-
-/* helpers lifted code calls by name (kit_emu_resolve) */
-int64_t kit_emu_mem_fault(void *cpu, int64_t addr);
+/* helper lifted code calls by name: the checked path while a memory tool
+ * is active (host pointer or NULL) */
+void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc);
 void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc);
 
 #endif

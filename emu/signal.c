@@ -1,7 +1,7 @@
-/* emu/signal.c — guest signals: dispositions and masks, host handlers that
- * record asynchronous signals and turn faults inside the guest window into
- * guest SIGSEGV/SIGBUS, delivery at block boundaries with a riscv64 Linux
- * rt_sigframe, rt_sigreturn, and default actions that end the process. */
+/* emu/signal.c — guest signals: dispositions and masks, the host handler
+ * that records asynchronous signals (host faults are fault.c's), delivery
+ * at block boundaries with the arch's rt_sigframe, rt_sigreturn, and
+ * default actions that end the process. */
 #include "internal.h"
 
 #include <errno.h>
@@ -10,47 +10,20 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "seam.h"
 #include "syscall.h"
-#include "tier.h"
 
-enum { RV_SIG_DFL = 0, RV_SIG_IGN = 1 };
-enum { RV_SA_SIGINFO = 4, RV_SA_ONSTACK = 0x08000000, RV_SA_RESTART = 0x10000000, RV_SA_NODEFER = 0x40000000,
-       RV_SA_RESETHAND = 0x80000000u };
-enum { RV_SS_ONSTACK = 1, RV_SS_DISABLE = 2 };
-
-/* riscv64 Linux: struct rt_sigframe { siginfo_t info; struct ucontext uc; } */
-typedef struct RvSigFrame {
-  struct {
-    int32_t signo, errno_, code, pad;
-    uint64_t f[14]; /* union: si_addr, or si_pid/si_uid */
-  } info;
-  struct {
-    uint64_t flags, link;
-    uint64_t ss_sp;
-    int32_t ss_flags, ss_pad;
-    uint64_t ss_size;
-    uint64_t sigmask;
-    uint8_t unused[120];
-    uint8_t align_pad[8];   /* mcontext is 16-byte aligned (the q-extension state) */
-    uint64_t gregs[32];     /* pc, x1..x31 */
-    uint64_t fpregs[32];
-    uint32_t fcsr;
-    uint32_t fp_reserved[67]; /* rest of the __riscv_q_ext_state union */
-  } uc;
-} RvSigFrame;
-_Static_assert(offsetof(RvSigFrame, uc) == 128, "siginfo is 128 bytes");
-_Static_assert(offsetof(RvSigFrame, uc.gregs) == 128 + 176, "uc_mcontext at offset 176");
-_Static_assert(sizeof(RvSigFrame) == 128 + 960, "riscv64 rt_sigframe size");
+/* Linux's dispositions, sigaction flags and sigaltstack flags */
+enum { LINUX_SIG_DFL = 0, LINUX_SIG_IGN = 1 };
+enum { LINUX_SA_SIGINFO = 4, LINUX_SA_ONSTACK = 0x08000000, LINUX_SA_RESTART = 0x10000000,
+       LINUX_SA_NODEFER = 0x40000000, LINUX_SA_RESETHAND = 0x80000000u };
+enum { LINUX_SS_ONSTACK = 1, LINUX_SS_DISABLE = 2 };
+/* the largest signal frame an arch may lay out */
+#define MAX_SIGFRAME 4096
 
 static uint64_t bit(int sig) { return 1ull << (sig - 1); }
 
 static bool default_ignores(int sig) {
   return sig == SIGCHLD || sig == SIGWINCH || sig == SIGURG || sig == SIGCONT;
-}
-
-static bool sync_only(int sig) { /* the emulator's own fault signals */
-  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
 }
 
 static void on_async(int sig) {
@@ -61,52 +34,18 @@ static void on_async(int sig) {
   }
 }
 
-static void on_fault(int sig, siginfo_t *si, void *ucv) {
-  KitEmu *emu = kit_emu_current;
-  uintptr_t a = (uintptr_t)si->si_addr, base = emu ? (uintptr_t)emu->as.base : 0;
-  if (emu && emu->in_guest && pthread_equal(pthread_self(), emu->guest_thread) && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
-    uint64_t ga = a - base;
-    if (ga < emu->as.size && kit_aspace_is_code(&emu->as, ga)) {
-      const KitEmuRegion *r = kit_aspace_find(&emu->as, ga);
-      if (r && (r->prot & KIT_EMU_PROT_WRITE)) { /* self-modifying code: retry the store */
-        uint64_t page = ga & ~(KIT_EMU_PAGE - 1);
-        kit_aspace_unmark_code(&emu->as, page);
-        if (emu->smc_n < 16) emu->smc_pages[emu->smc_n++] = page;
-        else emu->smc_overflow = 1;
-        emu->chain_stop = 1;
-        return;
-      }
-    }
-#if defined(__x86_64__)
-    uint64_t fpc; /* baseline code keeps the pc of its accesses in a side table */
-    if (kit_tier_fault_pc(emu, (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP], &fpc))
-      emu->arch->set_pc(emu->cpu, fpc);
-#else
-    (void)ucv;
-#endif
-    ga = kit_emu_seam_fault_addr(emu, ga); /* a clamped out-of-window access: its own address */
-    const KitEmuRegion *r = ga < emu->as.size ? kit_aspace_find(&emu->as, ga) : NULL;
-    emu->in_guest = 0;
-    kit_emu_raise(emu, sig == SIGBUS ? SIGBUS : SIGSEGV, r ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */, ga);
-    siglongjmp(emu->fault_jmp, 1);
-  }
-  static const char msg[] = "kit-emu: internal error: host fault outside the guest\n";
-  if (write(2, msg, sizeof msg - 1) < 0) {}
-  signal(sig, SIG_DFL); /* returning re-executes the access and dies with the host signal */
-}
-
 /* the host disposition that makes a guest disposition come true */
 static void sync_host(KitEmu *emu, int sig) {
-  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || sync_only(sig)) return;
+  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || kit_emu_sync_only(sig)) return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
   uint64_t h = emu->sigact[sig].handler;
-  if (h == RV_SIG_IGN) sa.sa_handler = SIG_IGN;
-  else if (h == RV_SIG_DFL && !(emu->sigmask & bit(sig))) sa.sa_handler = SIG_DFL;
+  if (h == LINUX_SIG_IGN) sa.sa_handler = SIG_IGN;
+  else if (h == LINUX_SIG_DFL && !(emu->sigmask & bit(sig))) sa.sa_handler = SIG_DFL;
   else {
     /* no SA_RESTART: a blocking host call must come back (EINTR) so the guest
-     * handler can run; kit_emu_ecall restarts it when the guest asked */
+     * handler can run; kit_emu_syscall_insn restarts it when the guest asked */
     sa.sa_handler = on_async;
   }
   sigaction(sig, &sa, NULL);
@@ -116,20 +55,14 @@ void kit_emu_signals_init(KitEmu *emu) {
   static uint8_t altstack[64 * 1024];
   stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
   sigaltstack(&ss, NULL);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, NULL);
-  sigaction(SIGBUS, &sa, NULL);
+  kit_emu_fault_install();
   /* inherited dispositions: an ignored signal stays ignored, like after exec */
   for (int s = 1; s < KIT_EMU_NSIG; s++) {
     struct sigaction old;
-    if (s < 32 && !sync_only(s) && sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-      emu->sigact[s].handler = RV_SIG_IGN;
+    if (s < 32 && !kit_emu_sync_only(s) && sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+      emu->sigact[s].handler = LINUX_SIG_IGN;
   }
-  emu->altstack_flags = RV_SS_DISABLE;
+  emu->altstack_flags = LINUX_SS_DISABLE;
 }
 
 int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldact) {
@@ -163,15 +96,15 @@ int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t old
 }
 
 static bool on_altstack(KitEmu *emu, uint64_t sp) {
-  return !(emu->altstack_flags & RV_SS_DISABLE) && sp > emu->altstack_sp &&
+  return !(emu->altstack_flags & LINUX_SS_DISABLE) && sp > emu->altstack_sp &&
          sp <= emu->altstack_sp + emu->altstack_size;
 }
 
 int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old) {
-  uint64_t sp = emu->arch->get_reg(emu->cpu, RV_SP);
+  uint64_t sp = emu->arch->get_reg(emu->cpu, KIT_EMU_REG(emu, sp));
   if (old) {
     struct { uint64_t sp; int32_t flags, pad; uint64_t size; } o = {
-        emu->altstack_sp, (int32_t)(on_altstack(emu, sp) ? RV_SS_ONSTACK : emu->altstack_flags), 0,
+        emu->altstack_sp, (int32_t)(on_altstack(emu, sp) ? LINUX_SS_ONSTACK : emu->altstack_flags), 0,
         emu->altstack_size};
     if (kit_aspace_write(&emu->as, old, &o, sizeof o) < 0) return -EFAULT;
   }
@@ -179,8 +112,8 @@ int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old) {
     struct { uint64_t sp; int32_t flags, pad; uint64_t size; } n;
     if (kit_aspace_read(&emu->as, ss, &n, sizeof n) < 0) return -EFAULT;
     if (on_altstack(emu, sp)) return -EPERM;
-    if (n.flags & RV_SS_DISABLE) {
-      emu->altstack_flags = RV_SS_DISABLE;
+    if (n.flags & LINUX_SS_DISABLE) {
+      emu->altstack_flags = LINUX_SS_DISABLE;
       return 0;
     }
     if (n.flags & ~0x80000000) return -EINVAL; /* SS_AUTODISARM is the only other flag */
@@ -197,17 +130,7 @@ bool kit_emu_restart_after_signal(KitEmu *emu) {
   if (!pending) return false;
   int sig = __builtin_ctzll(pending) + 1;
   uint64_t h = emu->sigact[sig].handler;
-  return h != RV_SIG_DFL && h != RV_SIG_IGN && (emu->sigact[sig].flags & RV_SA_RESTART);
-}
-
-void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr) {
-  if (sig <= 0 || sig >= KIT_EMU_NSIG) return;
-  emu->sync_pending |= bit(sig);
-  emu->chain_stop = 1;
-  if (sync_only(sig) && code > 0) {
-    emu->fault_addr = addr;
-    emu->fault_code = code;
-  }
+  return h != LINUX_SIG_DFL && h != LINUX_SIG_IGN && (emu->sigact[sig].flags & LINUX_SA_RESTART);
 }
 
 _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig) {
@@ -229,9 +152,9 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
   const KitArch *ar = emu->arch;
   void *cpu = emu->cpu;
   KitEmuSigAction act = emu->sigact[sig];
-  bool blocked_sync = is_sync && sync_only(sig) && (emu->sigmask & bit(sig));
-  if (act.handler == RV_SIG_IGN && !(is_sync && sync_only(sig))) return;
-  if (act.handler == RV_SIG_DFL || act.handler == RV_SIG_IGN || blocked_sync) {
+  bool blocked_sync = is_sync && kit_emu_sync_only(sig) && (emu->sigmask & bit(sig));
+  if (act.handler == LINUX_SIG_IGN && !(is_sync && kit_emu_sync_only(sig))) return;
+  if (act.handler == LINUX_SIG_DFL || act.handler == LINUX_SIG_IGN || blocked_sync) {
     if (default_ignores(sig) && !blocked_sync) return;
     if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) return;
     if (emu->opt.debug & (KIT_EMU_DEBUG_EXEC | KIT_EMU_DEBUG_SYSCALL))
@@ -239,46 +162,38 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
               (unsigned long long)ar->get_pc(cpu), (unsigned long long)emu->fault_addr);
     kit_emu_die_by_signal(emu, sig);
   }
-  uint64_t sp = ar->get_reg(cpu, RV_SP);
-  if ((act.flags & RV_SA_ONSTACK) && !(emu->altstack_flags & RV_SS_DISABLE) && !on_altstack(emu, sp))
+  uint64_t sp = ar->get_reg(cpu, ar->cc.sp);
+  if ((act.flags & LINUX_SA_ONSTACK) && !(emu->altstack_flags & LINUX_SS_DISABLE) && !on_altstack(emu, sp))
     sp = emu->altstack_sp + emu->altstack_size;
-  uint64_t fsp = (sp - sizeof(RvSigFrame)) & ~15ull;
-  RvSigFrame *f = kit_emu_gw(emu, fsp, sizeof *f);
+  uint64_t fsp = (sp - ar->sigframe_size) & ~(uint64_t)(ar->sigframe_align - 1);
+  void *f = kit_emu_gw(emu, fsp, ar->sigframe_size);
   if (!f) { /* no room for the frame: Linux forces SIGSEGV's default action */
     kit_emu_die_by_signal(emu, SIGSEGV);
   }
-  memset(f, 0, sizeof *f);
-  f->info.signo = sig;
-  if (is_sync && sync_only(sig)) {
-    f->info.code = emu->fault_code;
-    f->info.f[0] = emu->fault_addr;
+  memset(f, 0, ar->sigframe_size);
+  KitArchSignal si = {.signo = sig, .handler = act.handler, .restorer = emu->sigreturn_tramp};
+  if (is_sync && kit_emu_sync_only(sig)) {
+    si.code = emu->fault_code;
+    si.has_addr = true;
+    si.addr = emu->fault_addr;
   } else {
-    f->info.code = is_sync ? -6 /* SI_TKILL */ : 0 /* SI_USER */;
-    uint32_t ids[2] = {(uint32_t)getpid(), (uint32_t)getuid()};
-    memcpy(&f->info.f[0], ids, sizeof ids);
+    si.code = is_sync ? -6 /* SI_TKILL */ : 0 /* SI_USER */;
+    si.pid = (uint32_t)getpid();
+    si.uid = (uint32_t)getuid();
   }
-  f->uc.ss_sp = emu->altstack_sp;
-  f->uc.ss_flags = (int32_t)emu->altstack_flags;
-  f->uc.ss_size = emu->altstack_size;
-  f->uc.sigmask = emu->has_restore_mask ? emu->restore_mask : emu->sigmask;
+  si.ss_sp = emu->altstack_sp;
+  si.ss_flags = (int32_t)emu->altstack_flags;
+  si.ss_size = emu->altstack_size;
+  si.mask = emu->has_restore_mask ? emu->restore_mask : emu->sigmask;
   emu->has_restore_mask = false;
-  f->uc.gregs[0] = ar->get_pc(cpu);
-  for (unsigned r = 1; r < 32; r++) f->uc.gregs[r] = ar->get_reg(cpu, r);
-  for (unsigned r = 0; r < 32; r++) f->uc.fpregs[r] = ar->get_reg(cpu, RV_F0 + r);
-  f->uc.fcsr = (uint32_t)ar->get_reg(cpu, RV_FCSR);
-  if (!(act.flags & RV_SA_NODEFER)) emu->sigmask |= bit(sig);
+  if (!(act.flags & LINUX_SA_NODEFER)) emu->sigmask |= bit(sig);
   emu->sigmask |= act.mask;
   emu->sigmask &= ~(bit(SIGKILL) | bit(SIGSTOP));
-  if (act.flags & RV_SA_RESETHAND) {
-    emu->sigact[sig].handler = RV_SIG_DFL;
+  if (act.flags & LINUX_SA_RESETHAND) {
+    emu->sigact[sig].handler = LINUX_SIG_DFL;
     sync_host(emu, sig);
   }
-  ar->set_reg(cpu, RV_SP, fsp);
-  ar->set_reg(cpu, RV_A0, (uint64_t)sig);
-  ar->set_reg(cpu, RV_A1, fsp + offsetof(RvSigFrame, info));
-  ar->set_reg(cpu, RV_A2, fsp + offsetof(RvSigFrame, uc));
-  ar->set_reg(cpu, RV_RA, emu->sigreturn_tramp);
-  ar->set_pc(cpu, act.handler);
+  ar->sigframe_build(cpu, f, fsp, &si);
 }
 
 /* One signal per boundary: the next pending one is delivered before the
@@ -299,16 +214,15 @@ void kit_emu_deliver_signals(KitEmu *emu) {
 
 uint64_t kit_emu_sys_sigreturn(KitEmu *emu) {
   const KitArch *ar = emu->arch;
-  uint64_t sp = ar->get_reg(emu->cpu, RV_SP);
-  RvSigFrame f;
-  if (kit_aspace_read(&emu->as, sp, &f, sizeof f) < 0) {
+  uint64_t sp = ar->get_reg(emu->cpu, ar->cc.sp);
+  _Alignas(16) uint8_t frame[MAX_SIGFRAME];
+  if (ar->sigframe_size > sizeof frame || kit_aspace_read(&emu->as, sp, frame, ar->sigframe_size) < 0) {
     kit_emu_raise(emu, SIGSEGV, 1, sp);
     return ar->get_pc(emu->cpu);
   }
-  for (unsigned r = 1; r < 32; r++) ar->set_reg(emu->cpu, r, f.uc.gregs[r]);
-  for (unsigned r = 0; r < 32; r++) ar->set_reg(emu->cpu, RV_F0 + r, f.uc.fpregs[r]);
-  ar->set_reg(emu->cpu, RV_FCSR, f.uc.fcsr);
-  emu->sigmask = f.uc.sigmask & ~(bit(SIGKILL) | bit(SIGSTOP));
+  uint64_t mask;
+  uint64_t pc = ar->sigframe_restore(emu->cpu, frame, &mask);
+  emu->sigmask = mask & ~(bit(SIGKILL) | bit(SIGSTOP));
   for (int s = 1; s < 32; s++) sync_host(emu, s);
-  return f.uc.gregs[0];
+  return pc;
 }

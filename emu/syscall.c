@@ -1,11 +1,18 @@
-/* emu/syscall.c — the system call choke point: kit_emu_ecall (what lifted
- * code calls), the tool hooks around every call, -d syscall warnings, and
- * dispatch to the per-area files (fs, mem, proc). */
+/* emu/syscall.c — the system call choke point: kit_emu_syscall_insn (what
+ * lifted code calls; the arch says where number, arguments and result
+ * live), the tool hooks around every call, -d syscall warnings, and
+ * dispatch to the per-area files (fs, mem, proc) and the arch's own calls. */
 #include "syscall.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
+
+/* the arch's own call numbered nr, NULL if it has none */
+static const KitArchSyscall *arch_syscall(const KitArch *ar, uint64_t nr) {
+  for (unsigned i = 0; ar && i < ar->nextra_syscalls; i++)
+    if (ar->extra_syscalls[i].nr == nr) return &ar->extra_syscalls[i];
+  return NULL;
+}
 
 const char *kit_emu_syscall_name(uint64_t nr) {
   switch (nr) {
@@ -13,17 +20,21 @@ const char *kit_emu_syscall_name(uint64_t nr) {
   case n: return #name;
     KIT_EMU_SYSCALLS(KIT_EMU_SYSNAME)
 #undef KIT_EMU_SYSNAME
-  default: return NULL;
+  default: break;
   }
+  const KitArchSyscall *s = kit_emu_current ? arch_syscall(kit_emu_current->arch, nr) : NULL;
+  return s ? s->name : NULL;
 }
 
-void kit_emu_warn(KitEmu *emu, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("kit-emu: ", emu->log);
-  vfprintf(emu->log, fmt, ap);
-  fputc('\n', emu->log);
-  va_end(ap);
+/* what the emulator does for the arch's own calls */
+static int64_t sys_arch(KitEmu *emu, uint64_t nr, bool *handled) {
+  const KitArchSyscall *s = arch_syscall(emu->arch, nr);
+  *handled = s != NULL;
+  if (s && s->action == KIT_ARCH_SYS_ICACHE_FLUSH) {
+    kit_tcache_flush(emu->tc);
+    return 0;
+  }
+  return -ENOSYS;
 }
 
 int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc) {
@@ -31,6 +42,7 @@ int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t 
   int64_t r = kit_emu_sys_fs(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_mem(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_proc(emu, nr, a, &handled);
+  if (!handled) r = sys_arch(emu, nr, &handled);
   if (!handled) {
     if (emu->opt.debug & KIT_EMU_DEBUG_SYSCALL) {
       const char *name = kit_emu_syscall_name(nr);
@@ -55,20 +67,22 @@ static bool restartable(uint64_t nr) {
   }
 }
 
-/* a0..a5 in, a0 out, continue at pc + 4; rt_sigreturn continues where the
- * frame says and leaves a0 alone, exit leaves the CPU as it was. */
-int64_t kit_emu_ecall(void *cpu, int64_t pc) {
+/* Arguments and result where the arch keeps them, continue at next (the
+ * instruction after the one at pc); rt_sigreturn continues where the frame
+ * says and leaves the result register alone, exit leaves the CPU as it
+ * was. */
+int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
   KitEmu *emu = kit_emu_current;
   const KitArch *ar = emu->arch;
-  KitEmuSyscallRequest req = {.nr = ar->get_reg(cpu, RV_A7), .pc = (uint64_t)pc};
-  for (int i = 0; i < 6; i++) req.args[i] = ar->get_reg(cpu, RV_A0 + i);
+  KitEmuSyscallRequest req = {.pc = (uint64_t)pc};
+  ar->syscall_args(cpu, &req.nr, req.args);
   if (emu->hooks.on_syscall_entry) emu->hooks.on_syscall_entry(emu->hooks.user, emu, &req);
-  uint64_t next = (uint64_t)pc + 4;
+  uint64_t next = (uint64_t)next_pc;
   bool sigreturn = req.nr == KIT_SYS_rt_sigreturn;
   KitEmuSyscallResult res = {0};
   if (sigreturn) {
     next = kit_emu_sys_sigreturn(emu);
-    res.ret = (int64_t)ar->get_reg(cpu, RV_A0);
+    res.ret = (int64_t)ar->get_reg(cpu, ar->cc.ret);
   } else {
     res.ret = kit_emu_syscall(emu, req.nr, req.args, (uint64_t)pc);
   }
@@ -77,11 +91,11 @@ int64_t kit_emu_ecall(void *cpu, int64_t pc) {
             kit_emu_syscall_name(req.nr) ? kit_emu_syscall_name(req.nr) : "?", (long long)res.ret);
   if (emu->hooks.on_syscall_exit) emu->hooks.on_syscall_exit(emu->hooks.user, emu, &req, &res);
   if (res.ret == -EINTR && restartable(req.nr) && kit_emu_restart_after_signal(emu)) {
-    /* like Linux: back to the ecall with a0 untouched, after the handler */
+    /* like Linux: back to the system call instruction with its arguments untouched, after the handler */
     ar->set_pc(cpu, (uint64_t)pc);
     return pc;
   }
-  if (!sigreturn && !emu->exited) ar->set_reg(cpu, RV_A0, (uint64_t)res.ret);
+  if (!sigreturn && !emu->exited) ar->syscall_result(cpu, res.ret);
   ar->set_pc(cpu, next);
   return (int64_t)next;
 }

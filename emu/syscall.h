@@ -1,10 +1,11 @@
-/* emu/syscall.h — the Linux riscv64 (asm-generic) system call numbers the
- * emulator knows, one table used by the dispatcher, -d syscall and --strace,
+/* emu/syscall.h — the Linux generic (asm-generic/unistd.h) system call
+ * numbers the emulator knows (an arch's own calls come from
+ * KitArch.extra_syscalls), one table used by the dispatcher, -d syscall and --strace,
  * and the guest-pointer helpers shared by the syscall files. */
 #ifndef KIT_EMU_SYSCALL_H
 #define KIT_EMU_SYSCALL_H
 
-#include "internal.h"
+#include "os.h"
 
 #define KIT_EMU_SYSCALLS(X)                                                                              \
   X(17, getcwd) X(23, dup) X(24, dup3) X(25, fcntl) X(29, ioctl) X(34, mkdirat) X(35, unlinkat)           \
@@ -21,8 +22,8 @@
   X(163, getrlimit) X(164, setrlimit) X(165, getrusage) X(166, umask) X(167, prctl)                       \
   X(169, gettimeofday) X(172, getpid) X(173, getppid) X(174, getuid) X(175, geteuid) X(176, getgid)      \
   X(177, getegid) X(178, gettid) X(179, sysinfo) X(214, brk) X(215, munmap) X(216, mremap) X(220, clone) \
-  X(221, execve) X(222, mmap) X(226, mprotect) X(227, msync) X(233, madvise) X(258, riscv_hwprobe)        \
-  X(259, riscv_flush_icache) X(260, wait4) X(261, prlimit64) X(276, renameat2) X(278, getrandom)         \
+  X(221, execve) X(222, mmap) X(226, mprotect) X(227, msync) X(233, madvise) X(260, wait4)                \
+  X(261, prlimit64) X(276, renameat2) X(278, getrandom)         \
   X(291, statx) X(293, rseq) X(435, clone3) X(436, close_range) X(439, faccessat2)
 
 enum {

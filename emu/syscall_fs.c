@@ -1,6 +1,6 @@
 /* emu/syscall_fs.c — file and descriptor system calls: guest fds are host
  * fds; paths under the sysroot shadow absolute host paths (as qemu -L does);
- * struct stat is translated from the host layout to riscv64's. */
+ * struct stat is translated from the host layout to the generic one. */
 #include "syscall.h"
 
 #include <dirent.h>
@@ -15,8 +15,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* struct stat of riscv64 Linux (asm-generic), 128 bytes */
-typedef struct RvStat {
+/* asm-generic's struct stat (the 64-bit ports on the generic syscall
+ * table), 128 bytes */
+typedef struct GenericStat {
   uint64_t dev, ino;
   uint32_t mode, nlink, uid, gid;
   uint64_t rdev, pad1;
@@ -25,8 +26,8 @@ typedef struct RvStat {
   int64_t blocks;
   int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
   uint32_t unused[2];
-} RvStat;
-_Static_assert(sizeof(RvStat) == 128, "riscv64 struct stat is 128 bytes");
+} GenericStat;
+_Static_assert(sizeof(GenericStat) == 128, "asm-generic struct stat is 128 bytes");
 
 static int64_t neg(long r) { return r < 0 ? -errno : r; }
 
@@ -49,7 +50,7 @@ static int path_in(KitEmu *emu, uint64_t va, char *out, size_t size) {
 }
 
 static int64_t stat_out(KitEmu *emu, const struct stat *st, uint64_t va) {
-  RvStat r = {.dev = st->st_dev, .ino = st->st_ino, .mode = st->st_mode, .nlink = (uint32_t)st->st_nlink,
+  GenericStat r = {.dev = st->st_dev, .ino = st->st_ino, .mode = st->st_mode, .nlink = (uint32_t)st->st_nlink,
               .uid = st->st_uid, .gid = st->st_gid, .rdev = st->st_rdev, .size = st->st_size,
               .blksize = (int32_t)st->st_blksize, .blocks = st->st_blocks,
               .atime = st->st_atim.tv_sec, .atime_ns = st->st_atim.tv_nsec,

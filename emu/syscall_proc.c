@@ -2,7 +2,7 @@
  * limits, uname, clocks, fork-style clone (no threads), wait4, kill/tgkill
  * (a signal to ourselves is delivered by the emulator), a single-thread futex. */
 #include "syscall.h"
-#include "tier.h"
+#include "limits.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum {
-  RV_CLONE_VFORK = 0x4000, RV_CLONE_THREAD = 0x10000, RV_CLONE_SETTLS = 0x80000,
-  RV_CLONE_PARENT_SETTID = 0x100000, RV_CLONE_CHILD_SETTID = 0x1000000,
+enum { /* Linux's clone flags */
+  LINUX_CLONE_VFORK = 0x4000, LINUX_CLONE_THREAD = 0x10000, LINUX_CLONE_SETTLS = 0x80000,
+  LINUX_CLONE_PARENT_SETTID = 0x100000, LINUX_CLONE_CHILD_SETTID = 0x1000000,
 };
 
 static int64_t neg(long r) { return r < 0 ? -errno : r; }
@@ -32,7 +32,7 @@ static int64_t put(KitEmu *emu, uint64_t va, const void *p, size_t n) {
 
 static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   uint64_t flags = a[0];
-  if (flags & RV_CLONE_THREAD) {
+  if (flags & LINUX_CLONE_THREAD) {
     kit_emu_warn(emu, "clone with CLONE_THREAD: threads are not supported (this guest needs them)");
     return -ENOSYS;
   }
@@ -41,16 +41,16 @@ static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   if (pid < 0) return -errno;
   if (pid == 0) {
     kit_tier_after_fork(emu);
-    if (a[1]) emu->arch->set_reg(emu->cpu, RV_SP, a[1]);
-    if (flags & RV_CLONE_SETTLS) emu->arch->set_reg(emu->cpu, 4, a[3]);
+    if (a[1]) emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, sp), a[1]);
+    if (flags & LINUX_CLONE_SETTLS) emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, tp), a[3]);
     pid_t me = getpid();
-    if (flags & RV_CLONE_CHILD_SETTID) put(emu, a[4], &me, 4);
-    if (flags & RV_CLONE_PARENT_SETTID) put(emu, a[2], &me, 4);
+    if (flags & LINUX_CLONE_CHILD_SETTID) put(emu, a[4], &me, 4);
+    if (flags & LINUX_CLONE_PARENT_SETTID) put(emu, a[2], &me, 4);
     return 0;
   }
-  if (flags & RV_CLONE_PARENT_SETTID) put(emu, a[2], &pid, 4);
+  if (flags & LINUX_CLONE_PARENT_SETTID) put(emu, a[2], &pid, 4);
   /* vfork semantics: the parent waits until the child is gone (it cannot exec) */
-  if (flags & RV_CLONE_VFORK) {
+  if (flags & LINUX_CLONE_VFORK) {
     siginfo_t si;
     waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
   }
@@ -88,10 +88,6 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_set_robust_list: return 0;
   case KIT_SYS_rseq: return -ENOSYS;
   case KIT_SYS_clone3: return -ENOSYS; /* glibc falls back to clone */
-  case KIT_SYS_riscv_hwprobe: return -ENOSYS;
-  case KIT_SYS_riscv_flush_icache:
-    kit_tcache_flush(emu->tc);
-    return 0;
   case KIT_SYS_sched_yield: return 0;
   case KIT_SYS_prctl: return -EINVAL;
   case KIT_SYS_prlimit64:
@@ -115,7 +111,7 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_uname: {
     struct utsname u;
     uname(&u);
-    snprintf(u.machine, sizeof u.machine, "riscv64");
+    snprintf(u.machine, sizeof u.machine, "%s", emu->arch->name);
     return a[0] ? put(emu, a[0], &u, sizeof u) : -EFAULT;
   }
   case KIT_SYS_sysinfo: {

@@ -1,12 +1,72 @@
 /* emu/tcache.c — the translation cache: a pc-keyed hash of translated blocks,
  * a direct-mapped jump cache in front of it, range and full invalidation,
- * and deferred freeing (a block may be invalidated by its own ecall). */
+ * deferred freeing (a block may be invalidated by its own system call), the
+ * exit slots of chained code with the stub unlinked ones lead to, and the
+ * lookup that chains indirect exits. */
 #include "tcache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t hash_pc(uint64_t pc, uint32_t n) { return (uint32_t)((pc >> 1) * 0x9E3779B97F4A7C15ull >> 40) & (n - 1); }
+
+/* ---- the exit stub and the chain of indirect exits ------------------------------- */
+
+/* A jitted block's exit (docs/emu.md, "Chaining") jumps through its own
+ * slot (KitEmuExit, allocated here, linked by the dispatcher): the slot
+ * holds the target block's code, or kit_emu_exit_stub while unlinked, which
+ * returns the pc the block stored to the dispatcher. Jitted blocks take the
+ * slot they are entered through as a second argument, which only the stub
+ * reads: it records the slot in emu->last_exit, so the dispatcher knows
+ * what to link, and no other way back to the dispatcher can leave a slot
+ * there (indirect exits pass NULL). Each
+ * exit has its own indirect jump with a stable target, so the host predicts
+ * it (the dispatcher's one call site is shared by every block). A block that
+ * may be chained to checks emu->chain_stop on entry (qemu checks its exit
+ * request the same way) and returns its own pc when a host signal, a write
+ * to translated code, a raised signal or an invalidation wants the
+ * dispatcher. Invalidation points the slots that lead to dropped blocks back
+ * at the stub; exits through the emulator (system call, breakpoint, illegal, icache flush,
+ * a fault) never chain. */
+int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
+  kit_emu_current->last_exit = via;
+  if (via) return (int64_t)via->pc; /* static exits store no pc */
+  return (int64_t)kit_emu_current->arch->get_pc(cpu);
+}
+
+/* an indirect jump's target code from the jump cache, the exit stub when
+ * that pc has no LLVM code (yet): the chain of an indirect exit, one jump
+ * per site (qemu's lookup_and_goto_ptr) */
+KitEmuCode kit_emu_chain_lookup(int64_t pc) {
+  KitEmuTcache *tc = kit_emu_current->tc;
+  KitEmuCodeSlot *cs = kit_tcache_cc(tc, (uint64_t)pc);
+  if (cs->pc == (uint64_t)pc && cs->code) return cs->code;
+  const KitEmuBlock *b = tc->jc[kit_tcache_jc_slot((uint64_t)pc)];
+  if (!b || b->pc != (uint64_t)pc || !b->code) return kit_emu_exit_stub;
+  *cs = (KitEmuCodeSlot){(uint64_t)pc, kit_emu_code(b->code)};
+  return kit_emu_code(b->code);
+}
+
+/* an indirect exit whose inline probe missed jumps here: look up, go on.
+ * A jump, not a call, or chaining would grow the host stack: written out
+ * for x86-64 so that no compiler setting can make it a call. */
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl kit_emu_chain_miss\n"
+        ".type kit_emu_chain_miss, @function\n"
+        "kit_emu_chain_miss:\n"
+        "  push %rdi\n"      /* the CPU; aligns the stack for the call */
+        "  mov %rsi, %rdi\n"
+        "  call kit_emu_chain_lookup@PLT\n"
+        "  pop %rdi\n"
+        "  xor %esi, %esi\n" /* entered through no exit slot */
+        "  jmp *%rax\n"
+        ".size kit_emu_chain_miss, .-kit_emu_chain_miss\n");
+#else
+int64_t kit_emu_chain_miss(void *cpu, int64_t pc) { return kit_emu_chain_lookup(pc)(cpu, NULL); }
+#endif
+
+/* ---- the cache ---------------------------------------------------------------------- */
 
 /* every slot of the code cache empty */
 static void cc_clear(KitEmuTcache *tc) {
@@ -27,7 +87,7 @@ static void block_free(KitEmuBlock *b) {
   if (b->ip) kit_interp_free(b->ip);
   if (b->m) kit_cg_module_free(b->m);
   free(b->insns);
-  free(b->jit_insns);
+  free(b->code_insns);
   free(b);
 }
 
@@ -110,7 +170,7 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc, uint64_t pc) {
 
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
   e->target = b;
-  e->code = kit_emu_code(b->jit);
+  e->code = kit_emu_code(b->code);
   tc->linked++;
 }
 
@@ -125,10 +185,10 @@ void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b) {
   pthread_mutex_lock(&tc->exits_mu);
   for (KitEmuExitChunk *c = tc->exits; c; c = c->next)
     for (unsigned i = 0; i < c->used; i++)
-      if (c->slot[i].target == b) c->slot[i].code = kit_emu_code(b->jit);
+      if (c->slot[i].target == b) c->slot[i].code = kit_emu_code(b->code);
   pthread_mutex_unlock(&tc->exits_mu);
   KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
-  if (cs->pc == b->pc) cs->code = kit_emu_code(b->jit);
+  if (cs->pc == b->pc) cs->code = kit_emu_code(b->code);
 }
 
 /* no slot may lead into a dropped block: clear those whose target died
@@ -159,7 +219,7 @@ void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
         if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
         b->next = tc->graveyard;
         b->dead = true;
-        linked |= b->jit != NULL;
+        linked |= b->code != NULL;
         tc->graveyard = b;
         tc->nblocks--;
         any = true;

@@ -1,6 +1,6 @@
 /* emu/tcache.h — translated blocks: keyed by guest pc in a hash table with a
  * direct-mapped jump cache in front; invalidated by guest address range
- * (munmap, mprotect, self-modifying code) or wholesale (fence.i). */
+ * (munmap, mprotect, self-modifying code) or wholesale (an instruction-cache flush). */
 #ifndef KIT_EMU_TCACHE_H
 #define KIT_EMU_TCACHE_H
 
@@ -15,9 +15,9 @@ typedef struct KitEmuBlock {
   KitCgModule *m;          /* tier 0: one module per block */
   KitCgFunc *f;
   KitInterp *ip;           /* created on first interpretation */
-  int64_t (*jit)(void *cpu);
-  KitDecodedInsn *jit_insns; /* the insns the jitted translation points into */
-  uint32_t jit_ninsns;     /* (a trace may hold more than the block: exec.c, "Traces") */
+  int64_t (*code)(void *cpu); /* compiled code, baseline or LLVM (tier.h); NULL in the interpreter */
+  KitDecodedInsn *code_insns; /* the insns the compiled translation points into */
+  uint32_t code_ninsns;     /* (a trace may hold more than the block: blocks.c, "Traces") */
   uint32_t taken, fall;    /* tier 0: how its ending conditional branch went */
   uint32_t count;          /* executions in tier 0 */
   bool queued;             /* waiting for the LLVM batch */
@@ -40,7 +40,7 @@ typedef struct KitEmuExit KitEmuExit;
 typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
 /* a block's code as chaining calls it (the second argument is extra for
  * blocks translated without chaining, which ignore it) */
-static inline KitEmuCode kit_emu_code(int64_t (*jit)(void *)) { return (KitEmuCode)(void (*)(void))jit; }
+static inline KitEmuCode kit_emu_code(int64_t (*code)(void *)) { return (KitEmuCode)(void (*)(void))code; }
 struct KitEmuExit {
   KitEmuCode code;
   KitEmuBlock *target; /* NULL while unlinked */
@@ -90,6 +90,12 @@ static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuTcache *tc, uint64_t pc) {
   return &tc->cc[(uint32_t)(pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
 }
 
+KitEmuTcache *kit_tcache_new(KitEmu *emu);
+void kit_tcache_free(KitEmuTcache *tc);
+/* drop every block (a new pass, new tool hooks, an instruction-cache flush) */
+void kit_tcache_flush(KitEmuTcache *tc);
+/* drop the blocks made from guest bytes in [va, va + len) */
+void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
 /* a new exit slot to guest pc, unlinked (any thread) */
@@ -102,5 +108,14 @@ void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t e
 void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b);
 /* free what was invalidated; only where no block is running */
 void kit_tcache_reap(KitEmuTcache *tc);
+
+/* Where unlinked exits lead: notes the slot (emu->last_exit), returns to
+ * the dispatcher the slot's target pc (an indirect exit, entered through no
+ * slot: the pc the block stored). */
+int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via);
+/* the compiled code for pc from the code cache, or the exit stub (an
+ * indirect exit's chain); the jump lifted code takes on a probe's miss */
+KitEmuCode kit_emu_chain_lookup(int64_t pc);
+int64_t kit_emu_chain_miss(void *cpu, int64_t pc);
 
 #endif

@@ -1,6 +1,7 @@
 /* arch/rv64/arch.c — the KitArch table for riscv64 (kit_arch_rv64): decoder,
- * disassembler, lifter and the register accessors tools and the syscall
- * layer use (regs 0..31 = x, 32..63 = f, 64 = fcsr). */
+ * disassembler, lifter, the register accessors and descriptor tools and the
+ * syscall layer use (regs 0..31 = x, 32..63 = f, 64 = fcsr, 65 = pc), the
+ * calling convention, and the Linux ABI of linux.c. */
 #include "rv64.h"
 
 static uint64_t get_reg(const void *cpu, unsigned reg) {
@@ -8,6 +9,7 @@ static uint64_t get_reg(const void *cpu, unsigned reg) {
   if (reg < 32) return reg ? c->x[reg] : 0;
   if (reg < 64) return c->f[reg - 32];
   if (reg == KIT_RV64_REG_FCSR) return c->fcsr;
+  if (reg == KIT_RV64_REG_PC) return c->pc;
   return 0;
 }
 
@@ -19,6 +21,8 @@ static void set_reg(void *cpu, unsigned reg, uint64_t v) {
     c->f[reg - 32] = v;
   } else if (reg == KIT_RV64_REG_FCSR) {
     c->fcsr = (uint32_t)v & 0xff;
+  } else if (reg == KIT_RV64_REG_PC) {
+    c->pc = v;
   }
 }
 
@@ -35,6 +39,25 @@ static bool mem_addr(const void *cpu, const KitDecodedInsn *in, uint64_t *addr) 
   return true;
 }
 
+#define XREG(n, name) {name, n, 64, KIT_ARCH_REG_INT}
+#define FREG(n, name) {name, 32 + n, 64, KIT_ARCH_REG_FLOAT}
+static const KitArchReg regs[KIT_RV64_NREGS] = {
+    XREG(0, "zero"), XREG(1, "ra"),   XREG(2, "sp"),   XREG(3, "gp"),   XREG(4, "tp"),   XREG(5, "t0"),
+    XREG(6, "t1"),   XREG(7, "t2"),   XREG(8, "fp"),   XREG(9, "s1"),   XREG(10, "a0"),  XREG(11, "a1"),
+    XREG(12, "a2"),  XREG(13, "a3"),  XREG(14, "a4"),  XREG(15, "a5"),  XREG(16, "a6"),  XREG(17, "a7"),
+    XREG(18, "s2"),  XREG(19, "s3"),  XREG(20, "s4"),  XREG(21, "s5"),  XREG(22, "s6"),  XREG(23, "s7"),
+    XREG(24, "s8"),  XREG(25, "s9"),  XREG(26, "s10"), XREG(27, "s11"), XREG(28, "t3"),  XREG(29, "t4"),
+    XREG(30, "t5"),  XREG(31, "t6"),
+    FREG(0, "ft0"),  FREG(1, "ft1"),  FREG(2, "ft2"),  FREG(3, "ft3"),  FREG(4, "ft4"),  FREG(5, "ft5"),
+    FREG(6, "ft6"),  FREG(7, "ft7"),  FREG(8, "fs0"),  FREG(9, "fs1"),  FREG(10, "fa0"), FREG(11, "fa1"),
+    FREG(12, "fa2"), FREG(13, "fa3"), FREG(14, "fa4"), FREG(15, "fa5"), FREG(16, "fa6"), FREG(17, "fa7"),
+    FREG(18, "fs2"), FREG(19, "fs3"), FREG(20, "fs4"), FREG(21, "fs5"), FREG(22, "fs6"), FREG(23, "fs7"),
+    FREG(24, "fs8"), FREG(25, "fs9"), FREG(26, "fs10"), FREG(27, "fs11"), FREG(28, "ft8"), FREG(29, "ft9"),
+    FREG(30, "ft10"), FREG(31, "ft11"),
+    {"fcsr", KIT_RV64_REG_FCSR, 32, KIT_ARCH_REG_CSR},
+    {"pc", KIT_RV64_REG_PC, 64, KIT_ARCH_REG_PC},
+};
+
 const KitArch kit_arch_rv64 = {
     .name = "riscv64",
     .elf_machine = 243, /* EM_RISCV */
@@ -49,4 +72,20 @@ const KitArch kit_arch_rv64 = {
     .set_pc = set_pc,
     .retire = retire,
     .mem_addr = mem_addr,
+    .regs = regs,
+    .nregs = KIT_RV64_NREGS,
+    .cc = {.ra = 1, .sp = 2, .fp = 8, .tp = 4, .ret = 10, .args = {10, 11, 12, 13, 14, 15, 16, 17}},
+    .syscall_args = kit_rv64_syscall_args,
+    .syscall_result = kit_rv64_syscall_result,
+    .extra_syscalls = kit_rv64_extra_syscalls,
+    .nextra_syscalls = 2,
+    .sigframe_size = KIT_RV64_SIGFRAME_SIZE,
+    .sigframe_align = 16,
+    .sigframe_build = kit_rv64_sigframe_build,
+    .sigframe_restore = kit_rv64_sigframe_restore,
+    .sigreturn_code = kit_rv64_sigreturn_code,
+    .sigreturn_code_len = sizeof kit_rv64_sigreturn_code,
+    .hwcap = 0x112d, /* IMAFDC: bit ('x' - 'a') per letter */
+    .minsigstksz = 2048,
+    .default_sysroot = "/usr/riscv64-linux-gnu",
 };

@@ -19,7 +19,7 @@ typedef struct KitRv64Cpu {
 } KitRv64Cpu;
 
 /* register numbers of KitArch.get_reg/set_reg */
-enum { KIT_RV64_REG_X0 = 0, KIT_RV64_REG_F0 = 32, KIT_RV64_REG_FCSR = 64, KIT_RV64_NREGS = 65 };
+enum { KIT_RV64_REG_X0 = 0, KIT_RV64_REG_F0 = 32, KIT_RV64_REG_FCSR = 64, KIT_RV64_REG_PC = 65, KIT_RV64_NREGS = 66 };
 
 #define KIT_RV64_OFF_X(r) (offsetof(KitRv64Cpu, x) + 8u * (r))
 #define KIT_RV64_OFF_F(r) (offsetof(KitRv64Cpu, f) + 8u * (r))

@@ -133,9 +133,9 @@ void rv_emu_exit(RvLift *L, const char *what) {
   rv_flush(L);
   KitCgVal pc = rv_c64(L, L->in->pc);
   rv_st_state(L, pc, offsetof(KitRv64Cpu, pc));
-  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-  KitCgVal args[2] = {L->cpu, pc};
-  L->next = rv_call(L, name, KIT_CG_I64, pt, args, 2);
+  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I64};
+  KitCgVal args[3] = {L->cpu, pc, rv_c64(L, L->in->pc + L->in->len)};
+  L->next = rv_call(L, name, KIT_CG_I64, pt, args, 3);
 }
 
 static int lift_one(RvLift *L) {
@@ -157,6 +157,7 @@ int kit_rv64_lift(KitLiftEnv *env, KitCgBuilder *b, KitCgVal cpu, const KitDecod
   RvLift L = {.env = env, .b = b, .cpu = cpu};
   KitCgLoc saved = b->loc;
   if (!n) return -1;
+  env->branch = (KitLiftBranch){.kind = KIT_LIFT_END_FALL};
   for (unsigned i = 0; i < n && !L.next; i++) {
     L.in = &insns[i];
     L.idx = i;

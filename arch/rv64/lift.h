@@ -52,7 +52,8 @@ void rv_sync_instret(RvLift *L);
 /* leave the block for `target` when cond holds (a side exit: the state is
  * stored on that path only) and go on in a new CG block otherwise */
 void rv_side_exit(RvLift *L, KitCgVal cond, uint64_t target);
-/* end the block through i64 kit_emu_<what>(ptr cpu, i64 pc) */
+/* end the block through i64 kit_emu_<what>(ptr cpu, i64 pc, i64 next)
+ * (include/kit/arch.h lists them) */
 void rv_emu_exit(RvLift *L, const char *what);
 
 int rv_lift_i(RvLift *L);

@@ -60,7 +60,8 @@ static void store(RvLift *L, KitCgType t) {
 
 static void branch(RvLift *L, KitCgPred p) {
   const KitDecodedInsn *in = L->in;
-  KitCgVal c = kit_cg_cmp(L->b, p, rv_x(L, in->rs1), rv_x(L, in->rs2));
+  KitCgVal lhs = rv_x(L, in->rs1), rhs = rv_x(L, in->rs2);
+  KitCgVal c = kit_cg_cmp(L->b, p, lhs, rhs);
   if (in->flags & KIT_DECODE_FOLLOWED) { /* a trace goes on along one side */
     if (in->flags & KIT_DECODE_FOLLOW_TAKEN)
       rv_side_exit(L, kit_cg_cmp(L->b, KIT_CG_EQ, c, kit_cg_iconst(L->b, KIT_CG_I1, 0)), in->pc + in->len);
@@ -69,6 +70,7 @@ static void branch(RvLift *L, KitCgPred p) {
     return;
   }
   L->next = kit_cg_select(L->b, c, rv_c64(L, in->target), rv_c64(L, in->pc + in->len));
+  L->env->branch = (KitLiftBranch){KIT_LIFT_END_COND, p, lhs, rhs, in->target, in->pc + in->len};
 }
 
 int rv_lift_i(RvLift *L) {
@@ -80,12 +82,16 @@ int rv_lift_i(RvLift *L) {
   case RV_AUIPC: rv_setx_const(L, rd, in->pc + (uint64_t)in->imm); return 0;
   case RV_JAL:
     rv_setx_const(L, rd, in->pc + in->len);
-    if (!(in->flags & KIT_DECODE_FOLLOWED)) L->next = rv_c64(L, in->target);
+    if (!(in->flags & KIT_DECODE_FOLLOWED)) {
+      L->next = rv_c64(L, in->target);
+      L->env->branch = (KitLiftBranch){.kind = KIT_LIFT_END_JUMP, .target = in->target};
+    }
     return 0;
   case RV_JALR:
     a = bin(L, KIT_CG_OP_AND, rv_addr(L), rv_c64(L, ~1ull)); /* read rs1 before rd may overwrite it */
     rv_setx_const(L, rd, in->pc + in->len);
     L->next = a;
+    L->env->branch = (KitLiftBranch){.kind = KIT_LIFT_END_INDIRECT};
     return 0;
   case RV_BEQ: branch(L, KIT_CG_EQ); return 0;
   case RV_BNE: branch(L, KIT_CG_NE); return 0;
@@ -107,9 +113,9 @@ int rv_lift_i(RvLift *L) {
   case RV_FENCE: case RV_FENCE_TSO:
     kit_cg_emit(L->b, KIT_CG_OP_FENCE, KIT_CG_VOID, NULL, 0)->pred = KIT_CG_SEQCST;
     return 0;
-  case RV_FENCE_I: rv_emu_exit(L, "fence_i"); return 0;
-  case RV_ECALL: rv_emu_exit(L, "ecall"); return 0;
-  case RV_EBREAK: rv_emu_exit(L, "ebreak"); return 0;
+  case RV_FENCE_I: rv_emu_exit(L, "icache_flush"); return 0;
+  case RV_ECALL: rv_emu_exit(L, "syscall_insn"); return 0;
+  case RV_EBREAK: rv_emu_exit(L, "breakpoint"); return 0;
   default: break;
   }
   if (!rd) return 0; /* every op left writes only rd: a write to x0 is a hint/nop */

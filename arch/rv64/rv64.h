@@ -165,4 +165,13 @@ const char *kit_rv64_csr_name(unsigned csr); /* NULL if unnamed */
 int kit_rv64_lift(KitLiftEnv *env, KitCgBuilder *b, KitCgVal cpu, const KitDecodedInsn *insns, unsigned n,
                   KitCgVal *next_pc);
 
+/* linux.c: the riscv64 Linux ABI of KitArch */
+#define KIT_RV64_SIGFRAME_SIZE 1088u
+void kit_rv64_syscall_args(const void *cpu, uint64_t *nr, uint64_t args[6]);
+void kit_rv64_syscall_result(void *cpu, int64_t ret);
+extern const KitArchSyscall kit_rv64_extra_syscalls[2];
+void kit_rv64_sigframe_build(void *cpu, void *frame, uint64_t at, const KitArchSignal *sig);
+uint64_t kit_rv64_sigframe_restore(void *cpu, const void *frame, uint64_t *mask);
+extern const uint8_t kit_rv64_sigreturn_code[8];
+
 #endif

@@ -54,6 +54,20 @@ typedef struct KitDecodedInsn {
   uint16_t csr;
 } KitDecodedInsn;
 
+/* How a lifted block ends (KitLiftEnv.branch). */
+enum {
+  KIT_LIFT_END_FALL = 0,  /* no branch: on at the next instruction, or an emulator exit */
+  KIT_LIFT_END_JUMP,      /* a direct jump to target */
+  KIT_LIFT_END_INDIRECT,  /* a jump to a register's value */
+  KIT_LIFT_END_COND,      /* to target when `lhs pred rhs` (i64 values), else to fall */
+};
+typedef struct KitLiftBranch {
+  uint8_t kind;           /* KIT_LIFT_END_* */
+  KitCgPred pred;         /* COND: the taken condition, compared again where */
+  KitCgVal lhs, rhs;      /* the emulator branches on it (after the block's stores) */
+  uint64_t target, fall;
+} KitLiftBranch;
+
 /* How the lifter reaches guest memory and the CPU state; the emulator fills
  * this in (its memory seam). `cpu` is the CG value of the CPU-state pointer
  * parameter of the block function. */
@@ -76,23 +90,72 @@ struct KitLiftEnv {
    * none): the lifter leaves out its stores of the next pc at the block's
    * end and before `exit`. */
   bool pc_at_exits;
+  /* Filled in by the lifter (each lift call clears it first): how the
+   * lifted instructions end, so the emulator can branch on it (chaining
+   * exits) without reading the lifter's CG back. */
+  KitLiftBranch branch;
 };
 
 /* Guest events the emulator must handle are lifted as calls to external
  * functions that the emulator defines (resolved by name when the block is
  * executed or jitted); each returns the guest pc to continue at, and the
  * lifter ends the block there:
- *   i64 kit_emu_ecall(ptr cpu, i64 pc)      system call at pc
- *   i64 kit_emu_ebreak(ptr cpu, i64 pc)     breakpoint trap (SIGTRAP)
- *   i64 kit_emu_illegal(ptr cpu, i64 pc)    undecodable instruction (SIGILL)
- *   i64 kit_emu_fence_i(ptr cpu, i64 pc)    instruction-cache flush
+ *   i64 kit_emu_syscall_insn(ptr cpu, i64 pc, i64 next)  system call at pc
+ *   i64 kit_emu_breakpoint(ptr cpu, i64 pc, i64 next)    breakpoint trap (SIGTRAP)
+ *   i64 kit_emu_illegal(ptr cpu, i64 pc, i64 next)       undecodable instruction (SIGILL)
+ *   i64 kit_emu_icache_flush(ptr cpu, i64 pc, i64 next)  instruction-cache flush
+ * (`next` is the pc after the instruction: where a system call or a flush
+ * goes on). The lifter stores pc into the CPU state before the call.
  * Helpers the arch implements itself (float rounding/flags, CSRs) are host C
  * functions named kit_<isa>_* in arch/<isa>/ and are resolved the same way.
  * The CPU state's first field is the guest pc (i64, offset 0). */
 
-/* The operations one guest ISA provides (arch/rv64 exports kit_arch_rv64). */
+/* A register as tools, the debugger and reports see it: the number is the
+ * one get_reg/set_reg take. */
+enum { KIT_ARCH_REG_INT, KIT_ARCH_REG_FLOAT, KIT_ARCH_REG_PC, KIT_ARCH_REG_CSR };
+typedef struct KitArchReg {
+  const char *name;   /* the ABI name ("sp", "fa0", "fcsr") */
+  uint16_t num;       /* get_reg/set_reg number */
+  uint8_t bits;       /* 64, or 32 for a 32-bit control register */
+  uint8_t group;      /* KIT_ARCH_REG_* */
+} KitArchReg;
+
+/* The calling convention's registers (get_reg numbers): what ASan's frames,
+ * replaced libc functions, the debugger and tools need. */
+#define KIT_ARCH_MAX_ARGS 8
+typedef struct KitArchCallConv {
+  uint16_t ra;        /* return address (link register) */
+  uint16_t sp, fp, tp; /* stack, frame and thread pointer */
+  uint16_t ret;       /* integer return value */
+  uint16_t args[KIT_ARCH_MAX_ARGS]; /* integer arguments, in order */
+} KitArchCallConv;
+
+/* A signal as the emulator delivers it; the arch lays out the frame. */
+typedef struct KitArchSignal {
+  int32_t signo, code;
+  bool has_addr;        /* a fault: si_addr = addr; else si_pid/si_uid */
+  uint64_t addr;
+  uint32_t pid, uid;
+  uint64_t ss_sp, ss_size; /* the alternate stack (uc_stack) */
+  int32_t ss_flags;
+  uint64_t mask;        /* the signal mask to restore at sigreturn (uc_sigmask) */
+  uint64_t handler;     /* where the handler starts */
+  uint64_t restorer;    /* where it returns to: the sigreturn trampoline */
+} KitArchSignal;
+
+/* Syscalls numbered outside Linux's generic table that the emulator acts
+ * on (KitArch.extra_syscalls): a number, a name, and what it means. */
+enum { KIT_ARCH_SYS_ENOSYS, KIT_ARCH_SYS_ICACHE_FLUSH };
+typedef struct KitArchSyscall {
+  uint32_t nr;
+  const char *name;
+  uint8_t action;     /* KIT_ARCH_SYS_* */
+} KitArchSyscall;
+
+/* The operations one guest ISA provides (arch/rv64 exports kit_arch_rv64;
+ * arch/arches.c lists every arch by ELF machine). */
 typedef struct KitArch {
-  const char *name;            /* "riscv64" */
+  const char *name;            /* "riscv64": also what uname's machine says */
   uint16_t elf_machine;        /* EM_RISCV */
   uint32_t cpu_state_size;     /* bytes of the CPU state struct (KitRv64Cpu) */
   uint32_t max_insn_len;
@@ -126,9 +189,44 @@ typedef struct KitArch {
    * out-of-window addresses to the guard, so the host address no longer
    * says which one the guest used (docs/emu.md, "The guest window"). */
   bool (*mem_addr)(const void *cpu, const KitDecodedInsn *insn, uint64_t *addr);
+
+  /* Registers for tools and gdb, and the calling convention. */
+  const KitArchReg *regs;
+  unsigned nregs;
+  KitArchCallConv cc;
+
+  /* The guest's Linux ABI. The system call's number and six arguments
+   * (read when the lifted code calls kit_emu_syscall_insn) and where its
+   * result goes. */
+  void (*syscall_args)(const void *cpu, uint64_t *nr, uint64_t args[6]);
+  void (*syscall_result)(void *cpu, int64_t ret);
+  const KitArchSyscall *extra_syscalls;
+  unsigned nextra_syscalls;
+  /* The signal frame (rt_sigframe): its size and alignment on the stack;
+   * build it at guest address `at` (host bytes `frame`, zeroed, size bytes)
+   * and enter the handler (registers, pc); restore the CPU from it at
+   * rt_sigreturn, returning the pc to resume and the saved mask in *mask. */
+  uint32_t sigframe_size, sigframe_align;
+  void (*sigframe_build)(void *cpu, void *frame, uint64_t at, const KitArchSignal *sig);
+  uint64_t (*sigframe_restore)(void *cpu, const void *frame, uint64_t *mask);
+  /* The page the kernel's vdso would hold: code that calls rt_sigreturn
+   * (a handler returns to it). */
+  const uint8_t *sigreturn_code;
+  uint32_t sigreturn_code_len;
+  /* auxv: AT_HWCAP and AT_MINSIGSTKSZ */
+  uint64_t hwcap;
+  uint64_t minsigstksz;
+  /* where the cross toolchain's dynamic linker and libraries live when no
+   * sysroot is given ("/usr/<triple>") */
+  const char *default_sysroot;
 } KitArch;
 
 extern const KitArch kit_arch_rv64;
+
+/* arch/arches.c: the arch whose ELF e_machine is `machine`, NULL if none is
+ * built; and the list of them (NULL-terminated), for messages. */
+const KitArch *kit_arch_for_elf_machine(uint16_t machine);
+extern const KitArch *const kit_arches[];
 
 #ifdef __cplusplus
 }

@@ -155,7 +155,9 @@ void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks);
 void kit_emu_set_block_starts(KitEmu *emu, bool (*is_start)(void *user, uint64_t pc), void *user);
 
 /* Guest CPU access for tools, valid inside any hook. Register numbering is the
- * arch's (riscv64: x0..x31 = 0..31, f0..f31 = 32..63, fcsr = 64). */
+ * arch's: kit_emu_arch(emu)->regs names each register (and its group), ->cc
+ * says which ones the calling convention uses (riscv64: x0..x31 = 0..31,
+ * f0..f31 = 32..63, fcsr = 64, pc = 65). */
 uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg);
 void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v);
 uint64_t kit_emu_get_pc(KitEmu *emu);
@@ -176,16 +178,17 @@ KitEmuShadowPlane *kit_emu_shadow_register(KitEmu *emu, const char *name, unsign
  * (va * bits) % 8). NULL if any part of the range is not mapped. */
 uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n);
 
-/* The name of a Linux riscv64 system call number ("openat"), NULL if the
- * emulator does not know it. */
+/* The name of a guest Linux system call number ("openat"; the generic
+ * table, then the guest arch's own calls), NULL if the emulator does not
+ * know it. */
 const char *kit_emu_syscall_name(uint64_t nr);
 
 /* Helpers that lifted code calls (see include/kit/arch.h); resolvable by name
  * through kit_emu_resolve. */
-int64_t kit_emu_ecall(void *cpu, int64_t pc);
-int64_t kit_emu_ebreak(void *cpu, int64_t pc);
-int64_t kit_emu_illegal(void *cpu, int64_t pc);
-int64_t kit_emu_fence_i(void *cpu, int64_t pc);
+int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next);
+int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next);
+int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next);
+int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next);
 /* The KitCgResolver for translated blocks (emu helpers, tool shims, then the
  * arch helpers through the process's symbols). */
 void *kit_emu_resolve(void *user, const char *name);

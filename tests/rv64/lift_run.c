@@ -35,8 +35,9 @@ static uint8_t *host_of(uint64_t a, uint64_t n) {
 
 /* ---- the emulator side the tests stand in for ---- */
 
-uint64_t kit_emu_ecall(KitRv64Cpu *cpu, uint64_t pc);
-uint64_t kit_emu_ecall(KitRv64Cpu *cpu, uint64_t pc) {
+uint64_t kit_emu_syscall_insn(KitRv64Cpu *cpu, uint64_t pc, uint64_t next);
+uint64_t kit_emu_syscall_insn(KitRv64Cpu *cpu, uint64_t pc, uint64_t next) {
+  (void)pc;
   uint64_t nr = cpu->x[17];
   if (nr == 64) {
     fwrite(host_of(cpu->x[11], cpu->x[12]), 1, cpu->x[12], stdout);
@@ -46,7 +47,7 @@ uint64_t kit_emu_ecall(KitRv64Cpu *cpu, uint64_t pc) {
   } else {
     cpu->x[10] = (uint64_t)-38; /* ENOSYS */
   }
-  return pc + 4;
+  return next;
 }
 
 static uint64_t stop(const char *what, uint64_t pc) {
@@ -55,23 +56,24 @@ static uint64_t stop(const char *what, uint64_t pc) {
   exit_code = 128;
   return pc;
 }
-uint64_t kit_emu_ebreak(KitRv64Cpu *cpu, uint64_t pc);
-uint64_t kit_emu_ebreak(KitRv64Cpu *cpu, uint64_t pc) { (void)cpu; return stop("ebreak", pc); }
-uint64_t kit_emu_illegal(KitRv64Cpu *cpu, uint64_t pc);
-uint64_t kit_emu_illegal(KitRv64Cpu *cpu, uint64_t pc) { (void)cpu; return stop("illegal instruction", pc); }
-uint64_t kit_emu_fence_i(KitRv64Cpu *cpu, uint64_t pc);
-uint64_t kit_emu_fence_i(KitRv64Cpu *cpu, uint64_t pc) {
-  KitDecodedInsn d;
-  kit_rv64_decode(host_of(pc, 4), 4, pc, &d);
-  (void)cpu;
-  return pc + d.len;
+uint64_t kit_emu_breakpoint(KitRv64Cpu *cpu, uint64_t pc, uint64_t next);
+uint64_t kit_emu_breakpoint(KitRv64Cpu *cpu, uint64_t pc, uint64_t next) { (void)cpu, (void)next; return stop("ebreak", pc); }
+uint64_t kit_emu_illegal(KitRv64Cpu *cpu, uint64_t pc, uint64_t next);
+uint64_t kit_emu_illegal(KitRv64Cpu *cpu, uint64_t pc, uint64_t next) {
+  (void)cpu, (void)next;
+  return stop("illegal instruction", pc);
+}
+uint64_t kit_emu_icache_flush(KitRv64Cpu *cpu, uint64_t pc, uint64_t next);
+uint64_t kit_emu_icache_flush(KitRv64Cpu *cpu, uint64_t pc, uint64_t next) {
+  (void)cpu, (void)pc;
+  return next;
 }
 
 static void *resolve(void *user, const char *name) {
   (void)user;
   static const struct { const char *n; void *p; } syms[] = {
-      {"kit_emu_ecall", (void *)kit_emu_ecall},     {"kit_emu_ebreak", (void *)kit_emu_ebreak},
-      {"kit_emu_illegal", (void *)kit_emu_illegal}, {"kit_emu_fence_i", (void *)kit_emu_fence_i},
+      {"kit_emu_syscall_insn", (void *)kit_emu_syscall_insn}, {"kit_emu_breakpoint", (void *)kit_emu_breakpoint},
+      {"kit_emu_illegal", (void *)kit_emu_illegal},           {"kit_emu_icache_flush", (void *)kit_emu_icache_flush},
       {"kit_rv64_fp", (void *)kit_rv64_fp},         {"kit_rv64_csr", (void *)kit_rv64_csr},
   };
   for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)

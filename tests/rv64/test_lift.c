@@ -23,17 +23,23 @@ static uint64_t record_exit(const char *what, uint64_t pc) {
   last_exit_pc = pc;
   return 0x5000;
 }
-static uint64_t emu_ecall(KitRv64Cpu *c, uint64_t pc) { (void)c; return record_exit("ecall", pc); }
-static uint64_t emu_ebreak(KitRv64Cpu *c, uint64_t pc) { (void)c; return record_exit("ebreak", pc); }
-static uint64_t emu_illegal(KitRv64Cpu *c, uint64_t pc) { (void)c; return record_exit("illegal", pc); }
-static uint64_t emu_fence_i(KitRv64Cpu *c, uint64_t pc) { (void)c; return record_exit("fence_i", pc); }
+/* the next pc each exit is given: the instruction's end */
+static uint64_t last_exit_next;
+static uint64_t exit_with(const char *what, uint64_t pc, uint64_t next) {
+  last_exit_next = next;
+  return record_exit(what, pc);
+}
+static uint64_t emu_ecall(KitRv64Cpu *c, uint64_t pc, uint64_t next) { (void)c; return exit_with("ecall", pc, next); }
+static uint64_t emu_ebreak(KitRv64Cpu *c, uint64_t pc, uint64_t next) { (void)c; return exit_with("ebreak", pc, next); }
+static uint64_t emu_illegal(KitRv64Cpu *c, uint64_t pc, uint64_t next) { (void)c; return exit_with("illegal", pc, next); }
+static uint64_t emu_fence_i(KitRv64Cpu *c, uint64_t pc, uint64_t next) { (void)c; return exit_with("fence_i", pc, next); }
 
 static void *resolve(void *user, const char *name) {
   (void)user;
-  if (!strcmp(name, "kit_emu_ecall")) return (void *)emu_ecall;
-  if (!strcmp(name, "kit_emu_ebreak")) return (void *)emu_ebreak;
+  if (!strcmp(name, "kit_emu_syscall_insn")) return (void *)emu_ecall;
+  if (!strcmp(name, "kit_emu_breakpoint")) return (void *)emu_ebreak;
   if (!strcmp(name, "kit_emu_illegal")) return (void *)emu_illegal;
-  if (!strcmp(name, "kit_emu_fence_i")) return (void *)emu_fence_i;
+  if (!strcmp(name, "kit_emu_icache_flush")) return (void *)emu_fence_i;
   if (!strcmp(name, "kit_rv64_fp")) return (void *)kit_rv64_fp;
   if (!strcmp(name, "kit_rv64_csr")) return (void *)kit_rv64_csr;
   return NULL;
@@ -56,6 +62,9 @@ static KitCgVal e_host(KitLiftEnv *e, KitCgBuilder *b, KitCgVal a, uint32_t n, b
   return host_ptr(b, a);
 }
 
+/* how the last block run ended, as the lifter reported it */
+static KitLiftBranch last_branch;
+
 /* decode words at pc, lift them as one block, run it once; returns next pc */
 static uint64_t run(KitRv64Cpu *cpu, const uint32_t *words, unsigned n) {
   KitDecodedInsn insns[16];
@@ -75,6 +84,7 @@ static uint64_t run(KitRv64Cpu *cpu, const uint32_t *words, unsigned n) {
   KitLiftEnv env = {.load = e_load, .store = e_store, .host_addr = e_host};
   KitCgVal next;
   assert_int_equal(kit_arch_rv64.lift(&env, &b, kit_cg_param(f, 0), insns, n, &next), 0);
+  last_branch = env.branch;
   kit_cg_ret(&b, next);
   assert_int_equal(kit_cg_verify(m, stderr), 0);
   KitInterp *ip = kit_interp_new(m, resolve, NULL, stderr);
@@ -145,6 +155,7 @@ static void test_exits(void **st) {
   assert_int_equal(run(&cpu, ec, 2), 0x5000);
   assert_string_equal(last_exit, "ecall");
   assert_int_equal(last_exit_pc, GBASE + 4);
+  assert_int_equal(last_exit_next, GBASE + 8);
   assert_int_equal(cpu.x[17], 93);
   cpu.pc = GBASE;
   uint32_t eb[] = {0x00100073};
@@ -154,6 +165,7 @@ static void test_exits(void **st) {
   uint32_t fi[] = {0x0000100f};
   run(&cpu, fi, 1);
   assert_string_equal(last_exit, "fence_i");
+  assert_int_equal(last_exit_next, GBASE + 4); /* fence.i has no compressed form */
   cpu.pc = GBASE;
   uint32_t ill[] = {0x0000000b};
   run(&cpu, ill, 1);
@@ -169,11 +181,21 @@ static void test_branch_ends_block(void **st) {
   assert_int_equal(run(&cpu, w, 2), GBASE + 8);
   assert_int_equal(cpu.x[10], 0);
   assert_int_equal(cpu.instret, 1);
+  /* the lifter reports the branch: the emulator's chained exits need it */
+  assert_int_equal(last_branch.kind, KIT_LIFT_END_COND);
+  assert_int_equal(last_branch.pred, KIT_CG_EQ);
+  assert_int_equal(last_branch.target, GBASE + 8);
+  assert_int_equal(last_branch.fall, GBASE + 4);
   cpu.pc = GBASE;
   cpu.x[5] = GBASE + 0x101;
   uint32_t jr[] = {I(0x67, 5, 0, 5, 3)}; /* jalr t0, 3(t0): rd = rs1, bit 0 cleared */
   assert_int_equal(run(&cpu, jr, 1), GBASE + 0x104);
   assert_int_equal(cpu.x[5], GBASE + 4);
+  assert_int_equal(last_branch.kind, KIT_LIFT_END_INDIRECT);
+  cpu.pc = GBASE;
+  uint32_t add[] = {ADDI(10, 0, 1)};
+  run(&cpu, add, 1);
+  assert_int_equal(last_branch.kind, KIT_LIFT_END_FALL);
 }
 
 static void test_sc_without_reservation(void **st) {
@@ -273,6 +295,55 @@ static void test_arch_regs(void **st) {
   assert_int_equal(offsetof(KitRv64Cpu, pc), 0);
   assert_int_equal(kit_arch_rv64.cpu_state_size, sizeof(KitRv64Cpu));
   assert_string_equal(kit_arch_rv64.name, "riscv64");
+  assert_int_equal(kit_arch_rv64.get_reg(&cpu, KIT_RV64_REG_PC), 0x4000);
+  /* the descriptor names every register get_reg knows, by its number */
+  assert_int_equal(kit_arch_rv64.nregs, KIT_RV64_NREGS);
+  for (unsigned i = 0; i < kit_arch_rv64.nregs; i++) assert_int_equal(kit_arch_rv64.regs[i].num, i);
+  assert_string_equal(kit_arch_rv64.regs[kit_arch_rv64.cc.sp].name, "sp");
+  assert_string_equal(kit_arch_rv64.regs[kit_arch_rv64.cc.args[0]].name, "a0");
+  assert_string_equal(kit_arch_rv64.regs[kit_arch_rv64.cc.fp].name, "fp");
+  assert_int_equal(kit_arch_rv64.regs[KIT_RV64_REG_FCSR].group, KIT_ARCH_REG_CSR);
+}
+
+/* the Linux ABI: a7 and a0..a5 in, a0 out; a signal frame restores what it saved */
+static void test_linux_abi(void **st) {
+  (void)st;
+  KitRv64Cpu cpu = {.pc = 0x1000};
+  for (unsigned r = 1; r < 32; r++) cpu.x[r] = 0x100 + r;
+  for (unsigned r = 0; r < 32; r++) cpu.f[r] = 0x200 + r;
+  cpu.fcsr = 0x45;
+  uint64_t nr, a[6];
+  kit_arch_rv64.syscall_args(&cpu, &nr, a);
+  assert_int_equal(nr, 0x100 + 17);
+  assert_int_equal(a[0], 0x100 + 10);
+  assert_int_equal(a[5], 0x100 + 15);
+  static uint8_t frame[KIT_RV64_SIGFRAME_SIZE];
+  KitRv64Cpu saved = cpu;
+  KitArchSignal sig = {.signo = 10, .code = -6, .mask = 0x55, .handler = 0x2000, .restorer = 0x3000};
+  kit_arch_rv64.sigframe_build(&cpu, frame, 0x7000, &sig);
+  assert_int_equal(cpu.pc, 0x2000);
+  assert_int_equal(cpu.x[1], 0x3000);
+  assert_int_equal(cpu.x[2], 0x7000);
+  assert_int_equal(cpu.x[10], 10);
+  assert_int_equal(cpu.x[11], 0x7000);       /* siginfo first */
+  assert_int_equal(cpu.x[12], 0x7000 + 128); /* then the ucontext */
+  for (unsigned r = 1; r < 32; r++) cpu.x[r] = 0;
+  cpu.fcsr = 0;
+  uint64_t mask;
+  assert_int_equal(kit_arch_rv64.sigframe_restore(&cpu, frame, &mask), 0x1000);
+  assert_int_equal(mask, 0x55);
+  assert_memory_equal(cpu.x, saved.x, sizeof cpu.x);
+  assert_memory_equal(cpu.f, saved.f, sizeof cpu.f);
+  assert_int_equal(cpu.fcsr, 0x45);
+  kit_arch_rv64.syscall_result(&cpu, -38);
+  assert_int_equal(cpu.x[10], (uint64_t)-38);
+  /* the trampoline decodes as li a7, 139; ecall */
+  KitDecodedInsn in;
+  assert_int_equal(kit_arch_rv64.decode(kit_arch_rv64.sigreturn_code, 4, 0, &in), 4);
+  assert_int_equal(in.rd, 17);
+  assert_int_equal(in.imm, 139);
+  assert_int_equal(kit_arch_rv64.decode(kit_arch_rv64.sigreturn_code + 4, 4, 4, &in), 4);
+  assert_true(in.flags & KIT_DECODE_SYSCALL);
 }
 
 int main(void) {
@@ -281,7 +352,7 @@ int main(void) {
       cmocka_unit_test(test_csr_legality),       cmocka_unit_test(test_exits),
       cmocka_unit_test(test_branch_ends_block),  cmocka_unit_test(test_sc_without_reservation),
       cmocka_unit_test(test_nan_boxing_moves),   cmocka_unit_test(test_fp_helper),
-      cmocka_unit_test(test_arch_regs),
+      cmocka_unit_test(test_arch_regs),          cmocka_unit_test(test_linux_abi),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

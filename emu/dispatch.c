@@ -1,0 +1,106 @@
+/* emu/dispatch.c — the dispatcher loop: at each block boundary the work
+ * that waits for one (invalidations, freeing, installing compiled code,
+ * signals), then the block at the pc, found or made, run by its tier; the
+ * hot path runs compiled code from block to block through the jump cache. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "dispatch.h"
+#include "fault.h"
+#include "os.h"
+#include "tier.h"
+
+/* a new block at pc; its CG for tier 0 is lifted when the block is first
+ * interpreted (most are compiled on their first run), -d cg shows it at once */
+static KitEmuBlock *block_at(KitEmu *emu, uint64_t pc) {
+  KitEmuBlock *blk = kit_emu_block_new(emu, pc);
+  if (blk && (emu->opt.debug & KIT_EMU_DEBUG_CG) && kit_emu_block_lift(emu, blk))
+    kit_cg_print_func(blk->m, blk->f, emu->log);
+  return blk;
+}
+
+static void boundary(KitEmu *emu) {
+  emu->chain_stop = 0; /* first: whatever sets it after this is seen below or by the next entry check */
+  if (emu->smc_n || emu->smc_overflow) {
+    if (emu->smc_overflow) kit_tcache_flush(emu->tc);
+    for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE);
+    emu->smc_n = 0;
+    emu->smc_overflow = 0;
+  }
+  kit_tcache_reap(emu->tc);
+  kit_tier_poll(emu);
+  if (emu->sync_pending || atomic_load(&emu->async_pending)) kit_emu_deliver_signals(emu);
+}
+
+/* The hot path: LLVM code going from block to block through the jump cache
+ * while nothing needs the dispatcher (no signal, exit, invalidation). Tool
+ * observation is in the blocks themselves, so it does not miss anything. */
+static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
+  KitEmuTcache *tc = emu->tc;
+  emu->in_guest = 1;
+  for (;;) {
+    emu->last_exit = NULL;
+    uint64_t next = (uint64_t)kit_emu_code(blk->code)(emu->cpu, NULL);
+    emu->arch->set_pc(emu->cpu, next); /* chained exits store none */
+    emu->stats.blocks_executed++;
+    emu->stats.jit_entries++;
+    if (emu->exited || emu->chain_stop || emu->sync_pending ||
+        atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
+        emu->smc_n || emu->smc_overflow || tc->graveyard)
+      break;
+    KitEmuBlock *nb = tc->jc[kit_tcache_jc_slot(next)];
+    if (!nb || nb->pc != next || !nb->code) break;
+    if (emu->last_exit) kit_tcache_link(tc, emu->last_exit, nb);
+    blk = nb;
+  }
+  emu->in_guest = 0;
+}
+
+int kit_emu_exec_loop(KitEmu *emu) {
+  kit_emu_current = emu;
+  emu->guest_thread = pthread_self();
+  static KitEmuBlock *volatile running;
+  if (sigsetjmp(emu->fault_jmp, 0)) {
+    /* a host fault inside the guest window: the signal is pending already */
+    if (running) kit_tier_discard_interp(running);
+    running = NULL;
+    kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
+  }
+  while (!emu->exited) {
+    boundary(emu);
+    if (emu->exited) break;
+    uint64_t pc = emu->arch->get_pc(emu->cpu);
+    KitEmuBlock *blk = kit_tcache_lookup(emu->tc, pc);
+    if (!blk) blk = block_at(emu, pc);
+    if (!blk) {
+      const KitEmuRegion *r = kit_aspace_find(&emu->as, pc);
+      if (r && (r->prot & KIT_EMU_PROT_EXEC)) { /* executable but cannot be lifted */
+        kit_emu_raise(emu, SIGILL, 1, pc);
+      } else {
+        kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, pc);
+      }
+      continue;
+    }
+    if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) fprintf(emu->log, "exec 0x%" PRIx64 "\n", pc);
+    else if (blk->code) {
+      run_jitted(emu, blk);
+      continue;
+    }
+    running = blk;
+    bool compiled = false;
+    emu->in_guest = 1;
+    uint64_t next = kit_tier_run(emu, blk, &compiled);
+    emu->arch->set_pc(emu->cpu, next);
+    emu->in_guest = 0;
+    running = NULL;
+    const KitDecodedInsn *last = &blk->insns[blk->ninsns - 1];
+    if (!compiled && (last->flags & KIT_DECODE_BRANCH)) { /* for traces */
+      if (next == last->target) blk->taken++;
+      else blk->fall++;
+    }
+    emu->stats.blocks_executed++;
+    if (compiled) emu->stats.jit_entries++;
+    else emu->stats.tier0_runs++;
+  }
+  return emu->exit_status;
+}

@@ -1,0 +1,62 @@
+/* emu/helpers.c — the emulator's entry points that lifted code calls by
+ * name (include/kit/arch.h), and the resolver that finds them (and the tool
+ * shims, the seam's, the chain's, the syscall layer's) for every tier. It
+ * sits above the stages whose helpers it names. */
+#include <dlfcn.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "fault.h"
+#include "os.h"
+#include "translate.h"
+
+void *(*kit_emu_resolve_hook)(const char *name);
+
+int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next) {
+  (void)next;
+  kit_emu_raise(kit_emu_current, SIGTRAP, 1 /* TRAP_BRKPT */, (uint64_t)pc);
+  kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
+  return pc;
+}
+
+int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next) {
+  (void)next;
+  kit_emu_raise(kit_emu_current, SIGILL, 1 /* ILL_ILLOPC */, (uint64_t)pc);
+  kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
+  return pc;
+}
+
+int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next) {
+  (void)pc;
+  KitEmu *emu = kit_emu_current;
+  kit_tcache_flush(emu->tc);
+  emu->arch->set_pc(cpu, (uint64_t)next);
+  return next;
+}
+
+void *kit_emu_resolve(void *user, const char *name) {
+  (void)user;
+  static const struct {
+    const char *name;
+    void *fn;
+  } tab[] = {
+      {"kit_emu_syscall_insn", (void *)kit_emu_syscall_insn},
+      {"kit_emu_breakpoint", (void *)kit_emu_breakpoint},
+      {"kit_emu_illegal", (void *)kit_emu_illegal},
+      {"kit_emu_icache_flush", (void *)kit_emu_icache_flush},
+      {"kit_emu_mem_fault", (void *)kit_emu_mem_fault},
+      {"kit_emu_mem_check", (void *)kit_emu_mem_check},
+      {"kit_emu_tool_block_entry", (void *)kit_emu_tool_block_entry},
+      {"kit_emu_tool_insn_retire", (void *)kit_emu_tool_insn_retire},
+      {"kit_emu_tool_branch", (void *)kit_emu_tool_branch},
+      {"kit_emu_chain_lookup", (void *)kit_emu_chain_lookup},
+      {"kit_emu_chain_miss", (void *)kit_emu_chain_miss},
+  };
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (!strcmp(tab[i].name, name)) return tab[i].fn;
+  if (kit_emu_resolve_hook) {
+    void *p = kit_emu_resolve_hook(name);
+    if (p) return p;
+  }
+  return dlsym(RTLD_DEFAULT, name);
+}

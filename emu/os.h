@@ -1,0 +1,29 @@
+/* emu/os.h — the os stage, beside the dispatcher: the guest's Linux
+ * system calls (syscall*.c) and signals (signal.c). */
+#ifndef KIT_EMU_OS_H
+#define KIT_EMU_OS_H
+
+#include "fault.h"
+
+/* syscall*.c */
+int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc);
+int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+
+/* signal.c */
+void kit_emu_signals_init(KitEmu *emu);
+int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldact);
+int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t oldset);
+int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old);
+uint64_t kit_emu_sys_sigreturn(KitEmu *emu); /* returns the pc to resume */
+/* A host call returned EINTR: should the guest's system call be re-executed
+ * after the pending handler (its action has SA_RESTART)? */
+bool kit_emu_restart_after_signal(KitEmu *emu);
+/* At a block boundary: deliver what is pending (builds a frame, or takes the
+ * default action, which may end the process). */
+void kit_emu_deliver_signals(KitEmu *emu);
+/* the default action of a fatal signal: tools' on_exit, then the host signal */
+_Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig);
+
+#endif
