@@ -9,7 +9,7 @@
 
 #include "dispatch.h"
 #include "helpers.h"
-#include "limits.h"
+#include "rlimits.h"
 #include "loader.h"
 #include "os.h"
 #include "stats.h"

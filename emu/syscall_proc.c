@@ -2,7 +2,7 @@
  * limits, uname, clocks, fork-style clone (no threads), wait4, kill/tgkill
  * (a signal to ourselves is delivered by the emulator), a single-thread futex. */
 #include "syscall.h"
-#include "limits.h"
+#include "rlimits.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -18,7 +18,7 @@ import sys
 # above it in this list, never one below.
 STAGES = [
     ("aspace", ["aspace.h", "aspace.c"]),
-    ("base", ["internal.h", "base.c", "limits.h", "limits.c"]),
+    ("base", ["internal.h", "base.c", "rlimits.h", "rlimits.c"]),
     ("load", ["loader.h", "loader.c"]),
     ("cache", ["tcache.h", "tcache.c"]),
     ("blocks", ["blocks.h", "blocks.c"]),

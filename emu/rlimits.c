@@ -1,4 +1,4 @@
-/* emu/limits.c — the host's RLIMIT_STACK and RLIMIT_AS as the guest gets
+/* emu/rlimits.c — the host's RLIMIT_STACK and RLIMIT_AS as the guest gets
  * them: the guest stack's size, the size of the guest window that fits under
  * an address-space limit, and getrlimit/setrlimit/prlimit64 (docs/emu.md,
  * "Resource limits"). */
@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "rlimits.h"
 
 #define MIN_STACK (128ull << 10)
 #define MIN_WINDOW (64ull << 20)

@@ -1,8 +1,8 @@
-/* emu/limits.h — the guest's resource limits: its stack's size from
+/* emu/rlimits.h — the guest's resource limits: its stack's size from
  * RLIMIT_STACK, the guest window's size under RLIMIT_AS (0, said on err,
  * when too small), and getrlimit/setrlimit for the guest. */
-#ifndef KIT_EMU_LIMITS_H
-#define KIT_EMU_LIMITS_H
+#ifndef KIT_EMU_RLIMITS_H
+#define KIT_EMU_RLIMITS_H
 
 #include "internal.h"
 
