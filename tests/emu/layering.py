@@ -4,7 +4,8 @@
 may include the headers of, and call the functions defined in, only its own
 stage and the stages before it. Reads every #include "..." of emu/ and the
 defined and undefined symbols of each object of libkitemu.a (nm), and also
-checks the "may use" rules: tools use the public API only, the core reaches
+checks the "may use" rules: tools use the public API (and the tool libraries
+in emu/tools/) only, the core reaches
 the guest arch through KitArch only.
 
 usage: layering.py SOURCE_DIR LIBKITEMU.a
@@ -44,6 +45,8 @@ def stage(f):
 
 
 def check_includes(emu_dir, errors):
+    # headers of the tools and of the tool libraries (emu/tools/*/): what a tool may include
+    tool_headers = {f for _, _, fs in os.walk(os.path.join(emu_dir, "tools")) for f in fs if f.endswith(".h")}
     for root, _, files in os.walk(emu_dir):
         for f in sorted(files):
             if not f.endswith((".c", ".h")):
@@ -60,9 +63,11 @@ def check_includes(emu_dir, errors):
                 base = os.path.basename(inc)
                 if base in ARCH_HEADERS:
                     errors.append("%s includes %s: the core reaches an arch through KitArch only" % (where, inc))
-                if tool:  # tools stand on the public API (include/kit/emu.h) alone
-                    if inc not in ("tools.h", "kit/emu.h"):
-                        errors.append("%s: a tool includes %s (tools use include/kit/emu.h only)" % (where, inc))
+                if tool:  # tools stand on the public API and on the libraries beside them in emu/tools
+                    core = os.path.exists(os.path.join(emu_dir, base)) and base not in tool_headers
+                    if not (inc.startswith("kit/") or (base in tool_headers and not core)):
+                        errors.append("%s: a tool includes %s (tools use include/kit/ and emu/tools/ headers only)"
+                                      % (where, inc))
                     continue
                 if inc.startswith("kit/") or base not in RANK or f in OUTSIDE:
                     continue

@@ -48,9 +48,9 @@ int kit_rsp_unhex(void *out, const char *hex, size_t n);
 typedef struct KitGdbReg {
   const char *name;    /* "ra", "pc", "ft0", "fflags" */
   unsigned bits;       /* 64, 32 */
-  const char *type;    /* gdb's type: "int", "code_ptr", "data_ptr", "ieee_double", "riscv_double" */
+  const char *type;    /* gdb's type: "int", "code_ptr", "data_ptr", "ieee_double", ... */
   const char *group;   /* "general", "float", "system", or NULL */
-  const char *feature; /* "org.gnu.gdb.riscv.cpu", "org.gnu.gdb.riscv.fpu", ... */
+  const char *feature; /* the target.xml feature it belongs to ("org.gnu.gdb.ARCH.cpu", ...) */
 } KitGdbReg;
 
 /* target.xml for regs[0..n): <architecture>arch</architecture> and one
@@ -102,7 +102,7 @@ typedef struct KitGdbTarget {
   void *user;
   const KitGdbReg *regs;  /* gdb's register numbering */
   size_t nregs;
-  const char *arch;       /* <architecture> of target.xml: "riscv:rv64" */
+  const char *arch;       /* <architecture> of target.xml, in gdb's spelling */
   /* read (get) or write register regno of thread tid: bits/8 bytes, target order */
   int (*reg)(void *user, uint64_t tid, unsigned regno, uint8_t *buf, bool write);
   int (*read_mem)(void *user, uint64_t addr, void *buf, size_t n);

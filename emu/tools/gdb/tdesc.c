@@ -1,8 +1,8 @@
 /* emu/tools/gdb/tdesc.c — the target description gdb reads with
  * qXfer:features:read:target.xml: the architecture and one <feature> per
- * group of registers (gdb's riscv code wants org.gnu.gdb.riscv.cpu with x0..x31
- * under their ABI names and pc, and org.gnu.gdb.riscv.fpu with f0..f31 and
- * fflags, frm, fcsr). */
+ * group of registers, as the arch's register descriptor names them (gdb
+ * checks each feature's register names against its own description of the
+ * architecture). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
