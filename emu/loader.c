@@ -278,7 +278,12 @@ int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err) {
   emu->phdr = exe.phdr;
   emu->phnum = exe.phnum;
   if (map_trampoline(emu) < 0) return fail(err, argv[0], "cannot map the signal trampoline");
-  if (build_stack(emu, &exe, argc, argv, envp, err) < 0) return -1;
+  /* -0: the guest sees another argv[0]; the program loaded and /proc/self/exe stay argv[0] */
+  char *path = argv[0];
+  if (emu->opt.argv0) argv[0] = (char *)emu->opt.argv0;
+  int rc = build_stack(emu, &exe, argc, argv, envp, err);
+  argv[0] = path;
+  if (rc < 0) return -1;
   emu->arch->set_pc(emu->cpu, emu->entry);
   return 0;
 }

@@ -27,6 +27,7 @@ static void usage(FILE *f) {
         "                     else ", f);
   arch_list(f, true);
   fputs(")\n"
+        "  -0 ARGV0           the guest's argv[0] (default: the program as given), as qemu's -0\n"
         "  -d LIST            debug output: in_asm,cg,exec,syscall,stats,perfmap\n"
         "  --tier=0|1|auto    0: CG interpreter; 1: LLVM JIT for every block; auto (default): hot blocks\n"
         "  --jit-threshold=N  executions before a block is compiled by LLVM (auto tier; when given,\n"
@@ -88,6 +89,8 @@ static int parse_options(int argc, char **argv, Args *a) {
       break;
     } else if (!strcmp(arg, "-L") && i + 1 < argc) {
       a->opt.sysroot = argv[++i];
+    } else if (!strcmp(arg, "-0") && i + 1 < argc) {
+      a->opt.argv0 = argv[++i];
     } else if (!strcmp(arg, "-d") && i + 1 < argc) {
       if (parse_debug(argv[++i], &a->opt.debug) < 0) return -1;
     } else if (!strncmp(arg, "--tier=", 7)) {

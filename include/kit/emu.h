@@ -96,6 +96,7 @@ enum {
 
 typedef struct KitEmuOptions {
   const char *sysroot;     /* NULL: $KIT_EMU_SYSROOT, else /usr/riscv64-linux-gnu */
+  const char *argv0;       /* the guest's argv[0] (qemu's -0); NULL: the program's path as given */
   KitEmuTier tier;
   uint32_t jit_threshold;  /* executions before a block is queued for LLVM; 0 = default (200, and
                               * nothing is queued before the guest has run 100000 blocks) */
