@@ -11,16 +11,14 @@
  * f g = 4 float, 2 double; i int, I int immediate, s short, u unsigned, l long
  * long, F float, D double, p void *, c const void *, v void */
 CType *ia32_code_type(char c) {
-  static CType *vec[6];
+  /* made anew each time: types live in the translation unit's arena, and a
+   * cache here outlived the first unit of `kitcc a.c b.c` (zstd's datagen) */
   static const char codes[] = "bwdqfg";
   const char *at = strchr(codes, c);
   if (c && at) {
+    CType *const elem[6] = {ty_char, ty_short, ty_int, ty_llong, ty_float, ty_double};
     int k = (int)(at - codes);
-    if (!vec[k]) {
-      CType *const elem[6] = {ty_char, ty_short, ty_int, ty_llong, ty_float, ty_double};
-      vec[k] = type_vector(elem[k], 16 / elem[k]->size);
-    }
-    return vec[k];
+    return type_vector(elem[k], 16 / elem[k]->size);
   }
   switch (c) {
   case 's': return ty_short;

@@ -11,5 +11,9 @@ for flags in "-O0" "-O2 -g -fsanitize=address"; do
   "$kitcc" $flags "$here/multi/a.c" "$here/multi/b.c" -o "$work/prog"
   out=$("$work/prog")
   [ "$out" = "6 30" ] || { echo "FAIL ($flags): got '$out'"; exit 1; }
+  # shellcheck disable=SC2086
+  "$kitcc" $flags "$here/multi/sse_a.c" "$here/multi/sse_b.c" -o "$work/sse" || { echo "FAIL ($flags): SSE in two units"; exit 1; }
+  out=$("$work/sse")
+  [ "$out" = "3.5 12" ] || { echo "FAIL ($flags): SSE in two units: got '$out'"; exit 1; }
 done
-echo "1 passed, 0 failed"
+echo "2 passed, 0 failed"
