@@ -143,9 +143,33 @@ static void check_format(Parser *p, const char *f, CExprList *arg, int argno, bo
   if (arg) c_warn(p->diag, W_FORMAT_EXTRA_ARGS, pos, "too many arguments for format");
 }
 
-/* the string a format argument is: a literal, or (as gcc and clang see it) a
- * const char array initialized by one */
+/* gettext and friends return a translation of their format_arg argument,
+ * which gcc checks in its place (`printf(_("%d\n"), n)` with NLS on) */
+static const struct {
+  const char *name;
+  int arg;
+} format_args[] = {{"gettext", 1}, {"dgettext", 2}, {"dcgettext", 2}, {"ngettext", 1},
+                   {"dngettext", 2}, {"dcngettext", 2}, {"libintl_gettext", 1}, {"libintl_dgettext", 2}};
+
+/* a call of one of them: the argument it translates, else NULL */
+static CExpr *translated(CExpr *f) {
+  CExpr *fn = f && f->kind == EX_CALL ? strip(f->lhs) : NULL;
+  if (!fn || fn->kind != EX_VAR || !fn->obj->is_function) return NULL;
+  for (size_t i = 0; i < sizeof format_args / sizeof *format_args; i++) {
+    if (strcmp(fn->obj->name, format_args[i].name)) continue;
+    CExprList *a = f->args;
+    for (int k = 1; a && k < format_args[i].arg; k++) a = a->next;
+    return a ? a->expr : NULL;
+  }
+  return NULL;
+}
+
+/* the string a format argument is: a literal, the literal a gettext call
+ * translates, or (as gcc and clang see it) a const char array initialized
+ * by a literal */
 static CExpr *format_literal(CExpr *f) {
+  CExpr *msgid = translated(f);
+  if (msgid) return format_literal(strip(msgid));
   if (!f || f->kind != EX_VAR || f->obj->is_function) return f;
   CType *t = f->obj->type;
   CInit *init = f->obj->init;

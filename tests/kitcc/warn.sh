@@ -40,6 +40,7 @@ compare "-Wformat=2" -Wformat=2 format.c
 compare "-Wno-format" -Wall -Wno-format format.c
 compare "-Wformat-security" -Wformat -Wformat-security format-arrays.c
 compare "-Werror=format-security" -Wformat -Werror=format-security format-arrays.c
+compare "-Wformat gettext" -Wformat -Wformat-security format-gettext.c
 out=$(for c in *.c; do "$kitcc" -w -Wall -Wextra -c -o /dev/null "$c" 2>&1; done)
 if [ -z "$out" ]; then pass=$((pass + 1)); else echo "FAIL -w: $out" | head -3; fail=$((fail + 1)); fi
 "$kitcc" -Wall -Werror=unused-variable -c -o /dev/null unused.c 2>/dev/null
