@@ -64,14 +64,18 @@ static void shadow_clear(uint64_t va, uint64_t len) {
 static bool decode_guest(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
   uint8_t bytes[16] = {0};
   unsigned max = emu->arch->max_insn_len < sizeof bytes ? emu->arch->max_insn_len : sizeof bytes;
-  unsigned got = 0;
-  while (got < max && kit_aspace_read(&emu->as, pc + got, bytes + got, 1) == 0) got++;
+  unsigned got = kit_aspace_read(&emu->as, pc, bytes, max) == 0 ? max : 0;
+  while (got < max && kit_aspace_read(&emu->as, pc + got, bytes + got, 1) == 0) got++; /* at a page's end */
   memset(in, 0, sizeof *in);
   return got && emu->arch->decode(bytes, got, pc, in) != 0;
 }
 
-/* where a call at pc returns to: the instruction after it */
+/* where a call at pc returns to: the instruction after it, which the call
+ * has just written to the link register (on every call edge: decoding is
+ * only for calls that link elsewhere) */
 static uint64_t return_addr(KitEmu *emu, uint64_t pc) {
+  uint64_t link = kit_emu_get_reg(emu, KIT_EMU_REG(emu, ra));
+  if (link > pc && link - pc <= emu->arch->max_insn_len) return link;
   KitDecodedInsn in;
   return pc + (decode_guest(emu, pc, &in) ? in.len : emu->arch->max_insn_len);
 }
