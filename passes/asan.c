@@ -31,14 +31,6 @@ KitCgInst *asan_emit(AsanFn *A, KitCgOp op, KitCgType t, const KitCgVal *args, u
 
 KitCgVal asan_i64(AsanFn *A, uint64_t v) { return kit_cg_iconst(&A->b, KIT_CG_I64, v); }
 
-KitCgSym asan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,
-                 bool noreturn) {
-  KitCgFunc *f = kit_cg_func_declare(m, name, ret, params, n, false);
-  if (!f) return UINT32_MAX;
-  f->attrs |= KIT_CG_FA_NOUNWIND;
-  if (noreturn) f->attrs |= KIT_CG_FA_NORETURN | KIT_CG_FA_COLD;
-  return f->sym;
-}
 
 KitCgVal asan_call(AsanFn *A, KitCgSym fn, KitCgType ret, const KitCgVal *args, uint32_t n) {
   KitCgInst *in = kit_cg_emit(&A->b, KIT_CG_OP_CALL, ret, args, n);
@@ -150,26 +142,6 @@ static bool instrumentable(const KitCgInst *in) {
   return in->cls == KIT_CG_PROGRAM && !(in->flags & KIT_CG_F_NOINSTR);
 }
 
-/* While a function is rewritten, the program's own instructions carry this
- * flag bit (unused by cg.h) so that everything else can be marked NOINSTR. */
-#define ORIGINAL_MARK (1u << 15)
-
-static void append(AsanFn *A, const KitCgInst *in) {
-  KitCgInst *slot = kit_cg_insert(A->m, A->f, A->b.blk, UINT32_MAX, KIT_CG_OP_CONST, KIT_CG_VOID, NULL, 0);
-  *slot = *in;
-  slot->flags |= ORIGINAL_MARK;
-}
-
-static void mark_emitted(KitCgFunc *f) {
-  for (uint32_t bi = 0; bi < f->nblocks; bi++)
-    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
-      KitCgInst *in = &f->blocks[bi].insts[i];
-      if (in->flags & ORIGINAL_MARK)
-        in->flags &= (uint16_t)~ORIGINAL_MARK;
-      else
-        in->flags |= KIT_CG_F_NOINSTR;
-    }
-}
 
 static bool callee_noreturn(const AsanFn *A, const KitCgInst *in) {
   if (in->op != KIT_CG_OP_CALL || in->aux >= A->m->nsyms) return false;
@@ -244,7 +216,7 @@ static void rewrite_inst(AsanFn *A, const KitCgInst *orig, bool next_unreachable
   case KIT_CG_OP_CALL:
     if (A->nvars && (callee_noreturn(A, &in) || next_unreachable)) {
       /* longjmp, exit, abort: the frames being left keep no poisoned redzones */
-      KitCgSym h = asan_rt(A->m, "__asan_handle_no_return", KIT_CG_VOID, NULL, 0, false);
+      KitCgSym h = kit_pass_runtime_fn(A->m, "__asan_handle_no_return", KIT_CG_VOID, NULL, 0, false);
       asan_call(A, h, KIT_CG_VOID, NULL, 0);
     }
     break;
@@ -264,7 +236,7 @@ static void rewrite_inst(AsanFn *A, const KitCgInst *orig, bool next_unreachable
   default:
     break;
   }
-  append(A, &in);
+  kit_pass_append_original(A->m, A->f, A->b.blk, &in);
 }
 
 static void fix_phis(KitCgFunc *f, uint32_t norig, const KitCgBlkId *tail) {
@@ -313,7 +285,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitAsanConfi
     tail[bi] = A.b.blk;
   }
   fix_phis(f, norig, tail);
-  mark_emitted(f);
+  kit_pass_mark_emitted(f);
   free(tail);
   free(A.fact);
   free(A.obj_size);

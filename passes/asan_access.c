@@ -25,7 +25,7 @@ static void check_range(AsanFn *A, KitCgVal a, KitCgVal len, bool is_write) {
   snprintf(name, sizeof name, "__asan_%sN%s", is_write ? "store" : "load", A->c->recover ? "_noabort" : "");
   KitCgType p[2] = {KIT_CG_I64, KIT_CG_I64};
   KitCgVal args[2] = {a, len};
-  asan_call(A, asan_rt(A->m, name, KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
+  asan_call(A, kit_pass_runtime_fn(A->m, name, KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
 }
 
 void asan_check_access(AsanFn *A, KitCgVal ptr, uint64_t size, bool is_write) {
@@ -65,7 +65,7 @@ void asan_check_access(AsanFn *A, KitCgVal ptr, uint64_t size, bool is_write) {
            A->c->recover ? "_noabort" : "");
   KitCgType p = KIT_CG_I64;
   KitCgInst *call;
-  asan_call(A, asan_rt(A->m, name, KIT_CG_VOID, &p, 1, !A->c->recover), KIT_CG_VOID, &a, 1);
+  asan_call(A, kit_pass_runtime_fn(A->m, name, KIT_CG_VOID, &p, 1, !A->c->recover), KIT_CG_VOID, &a, 1);
   KitCgBlock *bb = &A->f->blocks[report];
   call = &bb->insts[bb->ninsts - 1];
   call->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
@@ -102,12 +102,12 @@ bool asan_memop(AsanFn *A, const KitCgInst *in) {
     KitCgVal c = asan_emit(A, KIT_CG_OP_ZEXT, KIT_CG_I32, &src, 1)->id;
     KitCgType p[3] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_I64};
     KitCgVal args[3] = {dst, c, len};
-    asan_call(A, asan_rt(A->m, "__asan_memset", KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
+    asan_call(A, kit_pass_runtime_fn(A->m, "__asan_memset", KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
   } else {
     KitCgType p[3] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64};
     KitCgVal args[3] = {dst, src, len};
     const char *name = in->op == KIT_CG_OP_MEMCPY ? "__asan_memcpy" : "__asan_memmove";
-    asan_call(A, asan_rt(A->m, name, KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
+    asan_call(A, kit_pass_runtime_fn(A->m, name, KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
   }
   return false;
 }

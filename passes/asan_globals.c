@@ -114,11 +114,11 @@ void asan_globals(KitCgModule *m, const KitAsanConfig *c) {
   KitCgBuilder b;
   kit_cg_builder_init(&b, m, ctor);
   kit_cg_builder_at(&b, kit_cg_block_new(m, ctor));
-  kit_cg_call(&b, asan_rt(m, "__asan_init", KIT_CG_VOID, NULL, 0, false), KIT_CG_VOID, NULL, 0);
+  kit_cg_call(&b, kit_pass_runtime_fn(m, "__asan_init", KIT_CG_VOID, NULL, 0, false), KIT_CG_VOID, NULL, 0);
   KitCgType p[2] = {KIT_CG_PTR, KIT_CG_I64};
   if (n) {
     KitCgVal args[2] = {kit_cg_symaddr(&b, descs, 0), kit_cg_iconst(&b, KIT_CG_I64, n)};
-    kit_cg_call(&b, asan_rt(m, "__asan_register_globals", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
+    kit_cg_call(&b, kit_pass_runtime_fn(m, "__asan_register_globals", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
   }
   kit_cg_ret(&b, 0);
   kit_cg_add_ctor(m, ctor->sym, 1);
@@ -127,7 +127,7 @@ void asan_globals(KitCgModule *m, const KitAsanConfig *c) {
   kit_cg_builder_init(&b, m, dtor);
   kit_cg_builder_at(&b, kit_cg_block_new(m, dtor));
   KitCgVal args[2] = {kit_cg_symaddr(&b, descs, 0), kit_cg_iconst(&b, KIT_CG_I64, n)};
-  kit_cg_call(&b, asan_rt(m, "__asan_unregister_globals", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
+  kit_cg_call(&b, kit_pass_runtime_fn(m, "__asan_unregister_globals", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, args, 2);
   kit_cg_ret(&b, 0);
   kit_cg_add_dtor(m, dtor->sym, 1);
 }

@@ -6,6 +6,7 @@
 #define KIT_PASSES_ASAN_INTERNAL_H
 
 #include "kit/passes.h"
+#include "rewrite.h"
 
 /* What an original value is known to be: an address at a constant offset
  * into a stack object or a global, or an integer constant. */
@@ -51,9 +52,6 @@ typedef struct AsanFn {
 /* asan.c */
 KitCgInst *asan_emit(AsanFn *A, KitCgOp op, KitCgType t, const KitCgVal *args, uint32_t n);
 KitCgVal asan_i64(AsanFn *A, uint64_t v);
-/* declare (or find) a runtime entry point */
-KitCgSym asan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,
-                 bool noreturn);
 KitCgVal asan_call(AsanFn *A, KitCgSym fn, KitCgType ret, const KitCgVal *args, uint32_t n);
 /* the shadow byte's address (ptr) for the i64 address a */
 KitCgVal asan_shadow_ptr(AsanFn *A, KitCgVal a);

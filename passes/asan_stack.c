@@ -248,7 +248,7 @@ static KitCgSym fake_fn(AsanFn *A, bool is_free) {
   char name[40];
   snprintf(name, sizeof name, "__asan_stack_%s_%d", is_free ? "free" : "malloc", A->fake_class);
   KitCgType p[2] = {KIT_CG_I64, KIT_CG_I64};
-  return is_free ? asan_rt(A->m, name, KIT_CG_VOID, p, 2, false) : asan_rt(A->m, name, KIT_CG_I64, p + 1, 1, false);
+  return is_free ? kit_pass_runtime_fn(A->m, name, KIT_CG_VOID, p, 2, false) : kit_pass_runtime_fn(A->m, name, KIT_CG_I64, p + 1, 1, false);
 }
 
 /* Debug info: a variable on an object moved into the frame now lives at its
@@ -388,7 +388,7 @@ void asan_stack_epilogue(AsanFn *A) {
 
 static KitCgSym rt_unpoison(AsanFn *A) {
   KitCgType p[2] = {KIT_CG_I64, KIT_CG_I64};
-  return asan_rt(A->m, "__asan_allocas_unpoison", KIT_CG_VOID, p, 2, false);
+  return kit_pass_runtime_fn(A->m, "__asan_allocas_unpoison", KIT_CG_VOID, p, 2, false);
 }
 
 /* Two slots: the lowest start and the highest end of the allocas made so far.
@@ -457,7 +457,7 @@ void asan_alloca(AsanFn *A, KitCgInst *in) {
   KitCgType p[2] = {KIT_CG_I64, KIT_CG_I64};
   x[0] = ui;
   x[1] = size;
-  asan_call(A, asan_rt(A->m, "__asan_alloca_poison", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, x, 2);
+  asan_call(A, kit_pass_runtime_fn(A->m, "__asan_alloca_poison", KIT_CG_VOID, p, 2, false), KIT_CG_VOID, x, 2);
   /* the original instruction keeps its value id: now the user pointer */
   KitCgVal *args = kit_cg_alloc(A->m, 2 * sizeof(KitCgVal));
   args[0] = user;

@@ -249,24 +249,6 @@ static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
 
 /* ---- the body rewrite ----------------------------------------------------- */
 
-#define ORIGINAL_MARK (1u << 15) /* as in asan.c: the program's own insts while a function is rebuilt */
-
-static void append(MsanFn *M, const KitCgInst *in) {
-  KitCgInst *slot = kit_cg_insert(M->m, M->f, M->b.blk, UINT32_MAX, KIT_CG_OP_CONST, KIT_CG_VOID, NULL, 0);
-  *slot = *in;
-  slot->flags |= ORIGINAL_MARK;
-}
-
-static void mark_emitted(KitCgFunc *f) {
-  for (uint32_t bi = 0; bi < f->nblocks; bi++)
-    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
-      KitCgInst *in = &f->blocks[bi].insts[i];
-      if (in->flags & ORIGINAL_MARK)
-        in->flags &= (uint16_t)~ORIGINAL_MARK;
-      else
-        in->flags |= KIT_CG_F_NOINSTR;
-    }
-}
 
 static void add_phi(MsanFn *M, const KitCgInst *in) {
   KitCgInst *p = kit_cg_phi(&M->b, msan_shadow_type((KitCgType)in->type));
@@ -403,13 +385,13 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
   M->b.loc = in.loc;
   if (in.op == KIT_CG_OP_PHI) {
-    append(M, &in);
+    kit_pass_append_original(M->m, M->f, M->b.blk, &in);
     add_phi(M, &in);
     return;
   }
   if (M->pending_cond) poison_join(M);
   if (before(M, &in)) return;
-  append(M, &in);
+  kit_pass_append_original(M->m, M->f, M->b.blk, &in);
   after_memory(M, &in);
   if (!in.id || in.id >= M->nvals0 || M->sh[in.id]) return;
   if (in.op == KIT_CG_OP_CALL || in.op == KIT_CG_OP_CALLI) {
@@ -425,7 +407,7 @@ static void fix_phis(KitCgFunc *f, uint32_t norig, const KitCgBlkId *tail) {
   for (uint32_t bi = 0; bi < norig; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
       KitCgInst *in = &f->blocks[bi].insts[i];
-      if (in->op != KIT_CG_OP_PHI || !(in->flags & ORIGINAL_MARK)) continue;
+      if (in->op != KIT_CG_OP_PHI || !(in->flags & KIT_PASS_ORIGINAL)) continue;
       for (uint32_t k = 0; k < in->nblks; k++)
         if (in->blks[k] < norig) in->blks[k] = tail[in->blks[k]];
     }
@@ -475,7 +457,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   }
   fix_phis(f, norig, tail);
   fill_phis(&M);
-  mark_emitted(f);
+  kit_pass_mark_emitted(f);
   free(tail);
   free(M.sh);
   free(M.sh2);

@@ -11,14 +11,6 @@
 
 #define TLS_SIZE 800 /* bytes of __msan_param_tls and __msan_retval_tls, as clang's */
 
-KitCgSym msan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,
-                 bool noreturn) {
-  KitCgFunc *f = kit_cg_func_declare(m, name, ret, params, n, false);
-  if (!f) return UINT32_MAX;
-  f->attrs |= KIT_CG_FA_NOUNWIND;
-  if (noreturn) f->attrs |= KIT_CG_FA_NORETURN | KIT_CG_FA_COLD;
-  return f->sym;
-}
 
 static KitCgInst *rt_call(MsanFn *M, KitCgSym fn, KitCgType ret, const KitCgVal *args, uint32_t n) {
   KitCgInst *in = kit_cg_emit(&M->b, KIT_CG_OP_CALL, ret, args, n);
@@ -36,7 +28,7 @@ void msan_check(MsanFn *M, KitCgVal s) {
   bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
   kit_cg_builder_at(&M->b, report);
   bool recover = M->c->recover;
-  KitCgSym fn = msan_rt(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL, 0, !recover);
+  KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL, 0, !recover);
   rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
   if (recover)
     kit_cg_br(&M->b, cont);
@@ -151,7 +143,7 @@ static bool redirect_memfn(MsanFn *M, KitCgInst *in, const KitCgFunc *callee) {
     char rt[32] = "__msan_";
     strcat(rt, fns[k]);
     KitCgType p[3] = {KIT_CG_PTR, k == 2 ? KIT_CG_I32 : KIT_CG_PTR, KIT_CG_I64};
-    in->aux = msan_rt(M->m, rt, KIT_CG_PTR, p, 3, false);
+    in->aux = kit_pass_runtime_fn(M->m, rt, KIT_CG_PTR, p, 3, false);
     in->argattrs = NULL;
     return true;
   }
@@ -229,5 +221,5 @@ void msan_memop(MsanFn *M, const KitCgInst *in) {
   KitCgType p[3] = {KIT_CG_PTR, in->op == KIT_CG_OP_MEMSET ? KIT_CG_I32 : KIT_CG_PTR, KIT_CG_I64};
   if (in->op == KIT_CG_OP_MEMSET) src = msan_emit(M, KIT_CG_OP_ZEXT, KIT_CG_I32, &src, 1)->id;
   KitCgVal args[3] = {dst, src, len};
-  rt_call(M, msan_rt(M->m, name, KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
+  rt_call(M, kit_pass_runtime_fn(M->m, name, KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
 }

@@ -6,6 +6,7 @@
 #define KIT_PASSES_MSAN_INTERNAL_H
 
 #include "kit/passes.h"
+#include "rewrite.h"
 
 /* a shadow phi waiting for its incoming values: the original phi and its
  * shadow sit at these positions of block blk */
@@ -51,8 +52,6 @@ KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
 void msan_find_selects(MsanFn *M);
 
 /* msan_check.c */
-KitCgSym msan_rt(KitCgModule *m, const char *name, KitCgType ret, const KitCgType *params, uint32_t n,
-                 bool noreturn);
 /* report when shadow s has a set bit (at the builder's location); skips clean constants */
 void msan_check(MsanFn *M, KitCgVal s);
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr);
