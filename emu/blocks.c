@@ -13,11 +13,11 @@
 #define MAX_BLOCK_INSNS KIT_EMU_MAX_BLOCK_INSNS
 
 /* may the block go on at the target of this direct jump (a superblock)?
- * Not into a pc where blocks must start, nor through a call while tools
- * translate (calls end blocks, so tools see them as block exits), nor back
+ * Not into a pc where blocks must start, nor through a call once a tool
+ * asks for exit edges (calls end blocks, so tools see them as exits), nor back
  * into the block itself (pcs stay unique: kit_emu_fault_retired) */
 static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
-  if (emu->opt.single_step || ((in->flags & KIT_DECODE_CALL) && kit_emu_tools_translate(emu)) ||
+  if (emu->opt.single_step || ((in->flags & KIT_DECODE_CALL) && kit_emu_tools_edges(emu)) ||
       kit_emu_instr_block_start(emu, in->target) || kit_emu_instr_block_start(emu, out[0].pc))
     return false;
   if (!(in->flags & KIT_DECODE_JUMP) || (in->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_ILLEGAL)) || !in->target)
@@ -224,7 +224,14 @@ KitEmuBlock *kit_emu_block_new(KitEmu *emu, uint64_t pc) {
   for (unsigned i = 0; i < n; i++)
     for (uint64_t p = buf[i].pc & ~(KIT_EMU_PAGE - 1); p < buf[i].pc + buf[i].len; p += KIT_EMU_PAGE)
       kit_aspace_mark_code(&emu->as, p);
+  bool edges = kit_emu_tools_edges(emu);
   blk->instr = kit_emu_instr_block(emu, blk->insns, n);
+  if (edges != kit_emu_tools_edges(emu)) { /* the first tool to want exit edges: calls end blocks, this one too */
+    kit_emu_instr_free(blk->instr);
+    free(blk->insns);
+    free(blk);
+    return kit_emu_block_new(emu, pc);
+  }
   kit_tcache_insert(emu->tc, blk);
   emu->stats.blocks_translated++;
   return blk;

@@ -3,6 +3,7 @@
  * shims, the seam's, the chain's, the syscall layer's) for every tier. It
  * sits above the stages whose helpers it names. */
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -55,6 +56,8 @@ void *kit_emu_resolve(void *user, const char *name) {
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
+  if (!strncmp(name, "kit_emu_cb_", 11)) /* a tool's callback called directly (translate.c) */
+    return (void *)(uintptr_t)strtoull(name + 11, NULL, 16);
   void *p = kit_emu_instr_resolve(kit_emu_current, name); /* a tool's, for its pass's calls */
   if (p) return p;
   return dlsym(RTLD_DEFAULT, name);

@@ -67,6 +67,7 @@ struct KitEmuTools {
   /* what the dispatcher does to the translation cache at its next
    * boundary (kit_emu_tools_settle): this stage comes before the cache */
   bool flush;          /* a tool's translation-time view changed */
+  bool edges;          /* a tool asked for exit edges: calls end blocks */
   uint64_t detached;   /* tools whose blocks still wait to be dropped */
   uint64_t drop[MAX_REPLACED]; /* pcs whose block must be translated again */
   unsigned ndrop;
@@ -244,6 +245,7 @@ void *kit_emu_instr_resolve(const KitEmu *emu, const char *name) {
 }
 
 bool kit_emu_tools_translate(const KitEmu *emu) { return emu->tools && emu->tools->ntrans; }
+bool kit_emu_tools_edges(const KitEmu *emu) { return emu->tools && emu->tools->edges; }
 
 bool kit_emu_tools_take(KitEmu *emu, bool *flush, uint64_t *detached, uint64_t *pcs, unsigned *npcs) {
   struct KitEmuTools *ts = emu->tools;
@@ -261,7 +263,7 @@ void kit_emu_tools_free(KitEmu *emu) {
   for (unsigned i = 0; i < ts->n; i++) {
     for (KitEmuScoreboard *s = ts->t[i]->boards, *nx; s; s = nx) {
       nx = s->next;
-      munmap(s->base, s->entry_size * MAX_THREADS);
+      free(s->base);
       free(s);
     }
     free(ts->t[i]);
@@ -277,9 +279,10 @@ KitEmuScoreboard *kit_emu_scoreboard_new(KitEmuTool *tool, size_t entry_size) {
   if (!s) return NULL;
   s->entry_size = (entry_size + 7) & ~(size_t)7;
   if (!s->entry_size) s->entry_size = 8;
-  void *p = mmap(NULL, s->entry_size * MAX_THREADS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
-  if (p == MAP_FAILED) {
+  /* on the heap, near the CPU state, so generated code reaches a counter
+   * relative to the CPU pointer (translate.c, counter_ptr) */
+  void *p = calloc(MAX_THREADS, s->entry_size);
+  if (!p) {
     free(s);
     return NULL;
   }
@@ -447,6 +450,12 @@ void kit_emu_insn_regw_cb(KitEmuInsn *in, KitEmuRegWriteCb cb, void *user) {
   push(in->tb, &in->regw, (KitEmuCb){.fn.regw = cb, .user = user});
 }
 void kit_emu_tb_edge_cb(KitEmuTb *tb, KitEmuEdgeCb cb, void *user) {
+  struct KitEmuTools *ts = tb->emu->tools;
+  if (!ts->edges) { /* from now on calls end blocks: the blocks decoded before go */
+    ts->edges = true;
+    ts->flush = true;
+    settle_soon(tb->emu);
+  }
   const KitDecodedInsn *last = &tb->insns[tb->n - 1];
   if (!(last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) return;
   push(tb, &tb->edge, (KitEmuCb){.fn.edge = cb, .user = user});

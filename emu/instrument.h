@@ -60,6 +60,8 @@ typedef struct KitEmuTbRec {
 void kit_emu_tools_free(KitEmu *emu);
 /* is any tool's translation-time callback registered? */
 bool kit_emu_tools_translate(const KitEmu *emu);
+/* has a tool asked for a block's exit edge (then calls end blocks)? */
+bool kit_emu_tools_edges(const KitEmu *emu);
 
 /* Ask the tools about a freshly decoded block; sets insns[i].instr and
  * returns the record (owned by the block: kit_emu_instr_free), or NULL when

@@ -159,6 +159,24 @@ static KitCgVal const_ptr(KitCgBuilder *b, const void *p) {
   return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
 }
 
+static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l);
+
+/* execution callbacks: one tool's a direct call of its function with its
+ * constants (no list to walk), several tools' one call of the helper that
+ * walks theirs */
+static void exec_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
+  if (l->n != 1) {
+    call_list(b, "kit_emu_tool_exec", l);
+    return;
+  }
+  char name[40];
+  snprintf(name, sizeof name, "kit_emu_cb_%" PRIxPTR, (uintptr_t)l->cb[0].fn.exec);
+  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_PTR};
+  KitCgVal a[3] = {const_ptr(b, x->emu), kit_cg_iconst(b, KIT_CG_I32, 0 /* the one guest thread */),
+                   const_ptr(b, l->cb[0].user)};
+  kit_emu_call_helper(b, name, KIT_CG_VOID, pt, a, 3);
+}
+
 static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l) {
   if (!l->n) return;
   KitCgType pt[1] = {KIT_CG_PTR};
@@ -166,19 +184,27 @@ static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l
   kit_emu_call_helper(b, helper, KIT_CG_VOID, pt, a, 1);
 }
 
+/* a counter's address: relative to the CPU pointer when it is near (one
+ * addressing mode for the baseline compiler's add, no 64-bit constant) */
+static KitCgVal counter_ptr(const Xlate *x, KitCgBuilder *b, uint64_t *addr) {
+  int64_t d = (int64_t)((uintptr_t)addr - (uintptr_t)x->emu->cpu);
+  if (d == (int32_t)d) return kit_cg_ptradd(b, x->seam.cpu, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)d));
+  return const_ptr(b, addr);
+}
+
 /* an inline op: no call */
-static void inline_op(KitCgBuilder *b, uint64_t *addr, uint8_t op, uint64_t imm) {
-  KitCgVal p = const_ptr(b, addr), v = kit_cg_iconst(b, KIT_CG_I64, imm);
+static void inline_op(const Xlate *x, KitCgBuilder *b, uint64_t *addr, uint8_t op, uint64_t imm) {
+  KitCgVal p = counter_ptr(x, b, addr), v = kit_cg_iconst(b, KIT_CG_I64, imm);
   if (op == KIT_EMU_INLINE_ADD) v = kit_cg_binop(b, KIT_CG_OP_ADD, kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL), v);
   kit_cg_store(b, v, p, 8, KIT_CG_INTERNAL);
 }
 
 /* conditional callbacks: the compare inline, the call only when it holds */
-static void cond_calls(KitCgBuilder *b, const KitEmuCbList *l) {
+static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
   static const KitCgPred pred[] = {KIT_CG_EQ, KIT_CG_NE, KIT_CG_ULT, KIT_CG_ULE, KIT_CG_UGT, KIT_CG_UGE};
   for (uint32_t i = 0; i < l->n; i++) {
     const KitEmuCb *c = &l->cb[i];
-    KitCgVal v = kit_cg_load(b, KIT_CG_I64, const_ptr(b, c->addr), 8, KIT_CG_INTERNAL);
+    KitCgVal v = kit_cg_load(b, KIT_CG_I64, counter_ptr(x, b, c->addr), 8, KIT_CG_INTERNAL);
     KitCgVal hit = kit_cg_cmp(b, pred[c->op], v, kit_cg_iconst(b, KIT_CG_I64, c->imm));
     KitCgBlkId call = kit_cg_block_new(b->m, b->f), on = kit_cg_block_new(b->m, b->f);
     kit_cg_condbr(b, hit, call, on);
@@ -194,9 +220,9 @@ static void cond_calls(KitCgBuilder *b, const KitEmuCbList *l) {
 /* a block's entry (of a trace's or region's blocks, each one's): its inline
  * ops, its instructions' ADDs summed per counter (taken back on a fault:
  * kit_emu_instr_fault), its conditional and plain callbacks */
-static void tb_entry(KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
+static void tb_entry(const Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
   const KitEmuTbRec *r = seq[i].instr->tb;
-  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(b, r->inl.cb[k].addr, r->inl.cb[k].op, r->inl.cb[k].imm);
+  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(x, b, r->inl.cb[k].addr, r->inl.cb[k].op, r->inl.cb[k].imm);
   struct {
     uint64_t *addr, sum;
   } acc[16];
@@ -211,7 +237,7 @@ static void tb_entry(KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, uns
       while (a < nacc && acc[a].addr != c->addr) a++;
       if (a == nacc) {
         if (nacc == 16) { /* more counters than that: the rest one by one */
-          inline_op(b, c->addr, KIT_EMU_INLINE_ADD, c->imm);
+          inline_op(x, b, c->addr, KIT_EMU_INLINE_ADD, c->imm);
           continue;
         }
         acc[nacc++] = (typeof(acc[0])){c->addr, 0};
@@ -219,9 +245,9 @@ static void tb_entry(KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, uns
       acc[a].sum += c->imm;
     }
   }
-  for (unsigned a = 0; a < nacc; a++) inline_op(b, acc[a].addr, KIT_EMU_INLINE_ADD, acc[a].sum);
-  cond_calls(b, &r->cond);
-  call_list(b, "kit_emu_tool_exec", &r->exec);
+  for (unsigned a = 0; a < nacc; a++) inline_op(x, b, acc[a].addr, KIT_EMU_INLINE_ADD, acc[a].sum);
+  cond_calls(x, b, &r->cond);
+  exec_calls(x, b, &r->exec);
 }
 
 static bool instr_before(const KitDecodedInsn *seq, unsigned i) {
@@ -234,15 +260,17 @@ static bool instr_before(const KitDecodedInsn *seq, unsigned i) {
 }
 
 /* before instruction i: its block's entry when it starts one, then its own
- * stores, conditional and plain callbacks (the CPU state flushed, pc = it) */
+ * stores, conditional and plain callbacks (the CPU state flushed, and the pc
+ * stored when something is called) */
 static void emit_before(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
   const KitEmuInstr *e = seq[i].instr;
-  kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, seq[i].pc), x->seam.cpu, 8, KIT_CG_INTERNAL);
-  if (e->index == 0) tb_entry(b, seq, i, sn);
+  bool calls = e->exec.n || e->cond.n || (e->index == 0 && (e->tb->exec.n || e->tb->cond.n));
+  if (calls) kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, seq[i].pc), x->seam.cpu, 8, KIT_CG_INTERNAL);
+  if (e->index == 0) tb_entry(x, b, seq, i, sn);
   for (uint32_t k = 0; k < e->inl.n; k++)
-    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(b, e->inl.cb[k].addr, e->inl.cb[k].op, e->inl.cb[k].imm);
-  cond_calls(b, &e->cond);
-  call_list(b, "kit_emu_tool_exec", &e->exec);
+    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(x, b, e->inl.cb[k].addr, e->inl.cb[k].op, e->inl.cb[k].imm);
+  cond_calls(x, b, &e->cond);
+  exec_calls(x, b, &e->exec);
 }
 
 static bool lift_run(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned n, KitCgVal *next) {
