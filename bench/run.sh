@@ -131,6 +131,12 @@ for t in measure:tools/measure.c gendata:workloads/gendata.c; do
   bin="$BENCH_CACHE/tools/${t%%:*}" src="$BENCH_DIR/${t#*:}"
   [ "$bin" -nt "$src" ] || gcc -O2 -Wall -Wextra -o "$bin" "$src"
 done
+# the kit-emu tools the tool-API rows load (include/kit/emu_tool.h)
+NULL_TOOL="$BENCH_CACHE/tools/null_tool.so" BLOCK_TOOL="$BENCH_CACHE/tools/block_cb_tool.so"
+for t in null_tool block_cb_tool; do
+  gcc -O2 -shared -fPIC -I"$BENCH_DIR/../include" -o "$BENCH_CACHE/tools/$t.so" "$BENCH_DIR/tools/$t.c" ||
+    rm -f "$BENCH_CACHE/tools/$t.so"
+done
 
 RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX")
 trap 'rm -rf "$RUN_TMP"' EXIT

@@ -8,31 +8,17 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "instrument.h"
 
 #define MAX_BLOCK_INSNS KIT_EMU_MAX_BLOCK_INSNS
 
-KitEmuEdgeKind kit_emu_edge_kind(uint32_t flags) {
-  if (flags & KIT_DECODE_CALL) return KIT_EMU_EDGE_CALL;
-  if (flags & KIT_DECODE_RET) return KIT_EMU_EDGE_RET;
-  if (flags & KIT_DECODE_BRANCH) return KIT_EMU_EDGE_COND;
-  if (flags & KIT_DECODE_JUMP) return KIT_EMU_EDGE_JUMP;
-  return KIT_EMU_EDGE_OTHER;
-}
-
-bool kit_emu_wants_edge(const KitEmu *emu, KitEmuEdgeKind k) {
-  return emu->hooks.on_branch && (!emu->hooks.branch_kinds || (emu->hooks.branch_kinds & 1u << k));
-}
-
-bool kit_emu_block_start(const KitEmu *emu, uint64_t pc) {
-  return emu->is_start && emu->is_start(emu->is_start_user, pc);
-}
-
 /* may the block go on at the target of this direct jump (a superblock)?
- * Not when a tool sees blocks or edges (entries, branches, coverage), nor
- * back into the block itself (pcs stay unique: kit_emu_fault_retired) */
+ * Not into a pc where blocks must start, nor through a call while tools
+ * translate (calls end blocks, so tools see them as block exits), nor back
+ * into the block itself (pcs stay unique: kit_emu_fault_retired) */
 static bool follow_jump(const KitEmu *emu, const KitDecodedInsn *in, const KitDecodedInsn *out, unsigned n) {
-  if (emu->watch_flow || emu->opt.single_step || kit_emu_wants_edge(emu, kit_emu_edge_kind(in->flags)) ||
-      kit_emu_block_start(emu, in->target) || kit_emu_block_start(emu, out[0].pc))
+  if (emu->opt.single_step || ((in->flags & KIT_DECODE_CALL) && kit_emu_tools_translate(emu)) ||
+      kit_emu_instr_block_start(emu, in->target) || kit_emu_instr_block_start(emu, out[0].pc))
     return false;
   if (!(in->flags & KIT_DECODE_JUMP) || (in->flags & (KIT_DECODE_INDIRECT | KIT_DECODE_ILLEGAL)) || !in->target)
     return false;
@@ -91,7 +77,7 @@ unsigned kit_emu_decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, uns
  * and the branch becomes a side exit for the other side (lifted by the
  * arch, which calls KitLiftEnv.exit). pcs stay unique in a trace (the fault
  * path finds the faulting instruction's index by pc), and it stays within
- * MAX_BLOCK_INSNS. Not under tools: blocks and edges are what they watch. */
+ * MAX_BLOCK_INSNS. A block a tool wants the exit edge of ends the trace. */
 #define TRACE_BIAS_NUM 15
 #define TRACE_BIAS_DEN 16
 #define TRACE_MIN_RUNS 32
@@ -102,10 +88,11 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
   unsigned n = b->ninsns < MAX_BLOCK_INSNS ? b->ninsns : MAX_BLOCK_INSNS;
   memcpy(v, b->insns, n * sizeof *v);
   *n_out = n;
-  if (emu->watch_flow || emu->opt.single_step || kit_emu_block_start(emu, b->pc)) return v;
+  if (emu->opt.single_step || kit_emu_instr_block_start(emu, b->pc)) return v;
   const KitEmuBlock *cur = b;
   for (;;) {
     KitDecodedInsn *last = &v[n - 1];
+    if (cur->instr && cur->instr->edge.n) break;
     uint32_t runs = cur->taken + cur->fall;
     if (!(last->flags & KIT_DECODE_BRANCH) || !last->target || runs < TRACE_MIN_RUNS) break;
     bool taken;
@@ -114,7 +101,7 @@ KitDecodedInsn *kit_emu_trace(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
     else break;
     uint64_t to = taken ? last->target : last->pc + last->len;
     const KitEmuBlock *s = kit_tcache_lookup(emu->tc, to);
-    if (!s || n + s->ninsns > MAX_BLOCK_INSNS || kit_emu_block_start(emu, to)) break;
+    if (!s || n + s->ninsns > MAX_BLOCK_INSNS || kit_emu_instr_block_start(emu, to)) break;
     bool repeat = false;
     for (unsigned i = 0; i < s->ninsns && !repeat; i++)
       for (unsigned j = 0; j < n && !repeat; j++) repeat = v[j].pc == s->insns[i].pc;
@@ -159,7 +146,7 @@ static unsigned successors(const KitDecodedInsn *last, uint64_t succ[2]) {
 }
 
 KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
-  if (emu->watch_flow || emu->opt.single_step || !kit_emu_chaining(emu) || kit_emu_block_start(emu, b->pc))
+  if (emu->opt.single_step || !kit_emu_chaining(emu) || kit_emu_instr_block_start(emu, b->pc))
     return kit_emu_trace(emu, b, n_out);
   const KitEmuBlock *blk[REGION_EXPLORE];
   unsigned nb = 0;
@@ -171,7 +158,7 @@ KitDecodedInsn *kit_emu_region(KitEmu *emu, KitEmuBlock *b, unsigned *n_out) {
       bool seen = false;
       for (unsigned j = 0; j < nb; j++) seen |= blk[j]->pc == succ[k];
       const KitEmuBlock *t = seen ? NULL : kit_tcache_lookup(emu->tc, succ[k]);
-      if (t && t->ninsns && !t->dead && !kit_emu_block_start(emu, t->pc) &&
+      if (t && t->ninsns && !t->dead && !kit_emu_instr_block_start(emu, t->pc) &&
           successors(&t->insns[t->ninsns - 1], (uint64_t[2]){0}))
         blk[nb++] = t;
     }
@@ -237,6 +224,7 @@ KitEmuBlock *kit_emu_block_new(KitEmu *emu, uint64_t pc) {
   for (unsigned i = 0; i < n; i++)
     for (uint64_t p = buf[i].pc & ~(KIT_EMU_PAGE - 1); p < buf[i].pc + buf[i].len; p += KIT_EMU_PAGE)
       kit_aspace_mark_code(&emu->as, p);
+  blk->instr = kit_emu_instr_block(emu, blk->insns, n);
   kit_tcache_insert(emu->tc, blk);
   emu->stats.blocks_translated++;
   return blk;

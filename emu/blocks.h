@@ -16,18 +16,12 @@
  * handler's address recovery uses it). */
 int kit_emu_decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in);
 /* decode up to the limit or a terminator, going on at the target of direct
- * jumps when no tool watches; returns the count (>= 1, the last one
+ * jumps (not into a pc where blocks must start); returns the count (>= 1, the last one
  * possibly ILLEGAL) or 0 when pc itself is not executable */
 unsigned kit_emu_decode_block(KitEmu *emu, uint64_t pc, KitDecodedInsn *out, unsigned limit);
 /* the block at pc, decoded and put in the translation cache (no CG yet);
  * NULL when pc is not executable */
 KitEmuBlock *kit_emu_block_new(KitEmu *emu, uint64_t pc);
-
-/* the edge kind a tool sees for an instruction's flags; does a tool want
- * on_branch for it? must a block start at pc (kit_emu_set_block_starts)? */
-KitEmuEdgeKind kit_emu_edge_kind(uint32_t flags);
-bool kit_emu_wants_edge(const KitEmu *emu, KitEmuEdgeKind k);
-bool kit_emu_block_start(const KitEmu *emu, uint64_t pc);
 
 /* The instructions to compile for block b: the block, then the blocks its
  * conditional branches led to in tier 0 at least TRACE_BIAS of the time

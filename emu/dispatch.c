@@ -7,6 +7,7 @@
 
 #include "dispatch.h"
 #include "fault.h"
+#include "instrument.h"
 #include "os.h"
 #include "tier.h"
 
@@ -19,8 +20,27 @@ static KitEmuBlock *block_at(KitEmu *emu, uint64_t pc) {
   return blk;
 }
 
+/* does block b (its code too) carry instrumentation of a tool in *mask? */
+static bool instrumented_by(void *mask, const KitEmuBlock *b) {
+  uint64_t m = *(const uint64_t *)mask;
+  return (kit_emu_instr_tools(b->insns, b->ninsns) & m) ||
+         (b->code_insns && (kit_emu_instr_tools(b->code_insns, b->code_ninsns) & m));
+}
+
+/* what the tools' registrations and detaches left for the cache */
+static void tools_settle(KitEmu *emu) {
+  bool flush;
+  uint64_t detached, pcs[256];
+  unsigned npcs;
+  if (!kit_emu_tools_take(emu, &flush, &detached, pcs, &npcs)) return;
+  if (flush) kit_tcache_flush(emu->tc);
+  if (detached) kit_tcache_invalidate_if(emu->tc, instrumented_by, &detached);
+  for (unsigned i = 0; i < npcs; i++) kit_tcache_invalidate(emu->tc, pcs[i], 1);
+}
+
 static void boundary(KitEmu *emu) {
   emu->chain_stop = 0; /* first: whatever sets it after this is seen below or by the next entry check */
+  if (emu->tools_pending) tools_settle(emu);
   if (emu->smc_n || emu->smc_overflow) {
     if (emu->smc_overflow) kit_tcache_flush(emu->tc);
     for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE);

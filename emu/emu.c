@@ -1,7 +1,7 @@
 /* emu/emu.c — the public KitEmu object (include/kit/emu.h): creation and
- * loading, the run entry point, tool hooks, register and memory access for
- * tools, shadow planes, and how address-space events reach tools and the
- * translation cache. */
+ * loading, the run entry point, register and memory access, shadow planes,
+ * the guest's mappings as tools see them, and how address-space events
+ * reach the tools, the file table and the translation cache. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,8 @@
 
 #include "dispatch.h"
 #include "helpers.h"
+#include "instrument.h"
+#include "modules.h"
 #include "rlimits.h"
 #include "loader.h"
 #include "os.h"
@@ -28,23 +30,80 @@ static const KitArch *pick_arch(const char *path, FILE *err) {
   return NULL;
 }
 
+/* the mapping at [va, va+len) as tools see it (its file, if any) */
+static KitEmuMapping mapping_of(const KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot, uint8_t kind) {
+  KitEmuMapping m = {.va = va, .len = len, .prot = prot, .kind = KIT_EMU_MAPPING_ANON};
+  m.path = kit_emu_files_at(emu, va, &m.offset);
+  if (m.path) m.kind = KIT_EMU_MAPPING_FILE;
+  else if (kind == KIT_EMU_REG_BRK) m.kind = KIT_EMU_MAPPING_HEAP;
+  else if (kind == KIT_EMU_REG_STACK) m.kind = KIT_EMU_MAPPING_STACK;
+  return m;
+}
+
 static void on_aspace_event(void *user, int kind, uint64_t va, uint64_t len, uint8_t prot) {
   KitEmu *emu = user;
-  const KitEmuToolHooks *h = &emu->hooks;
   switch (kind) {
-  case KIT_EMU_EV_MAP:
-    if (h->on_map) h->on_map(h->user, emu, va, len, prot);
+  case KIT_EMU_EV_MAP: {
+    /* the file the caller is mapping (the loader, mmap): its path and offset */
+    char path[4096];
+    const char *p = emu->map_src.path;
+    if (!p && emu->map_src.fd >= 0) {
+      char link[64];
+      snprintf(link, sizeof link, "/proc/self/fd/%d", emu->map_src.fd);
+      ssize_t n = readlink(link, path, sizeof path - 1);
+      if (n > 0) path[n] = 0, p = path;
+    }
+    kit_emu_files_map(emu, va, len, p, emu->map_src.off);
+    if (emu->tools) {
+      const KitEmuRegion *r = kit_aspace_find(&emu->as, va);
+      KitEmuMapping m = mapping_of(emu, va, len, prot, r ? r->kind : KIT_EMU_REG_ANON);
+      kit_emu_ev_map(emu, &m);
+    }
     break;
+  }
   case KIT_EMU_EV_UNMAP:
-    if (h->on_unmap) h->on_unmap(h->user, emu, va, len);
+    kit_emu_files_unmap(emu, va, len);
+    if (emu->tools) kit_emu_ev_unmap(emu, va, len);
     break;
   case KIT_EMU_EV_PROTECT:
-    if (h->on_protect) h->on_protect(h->user, emu, va, len, prot);
+    if (emu->tools) kit_emu_ev_protect(emu, va, len, prot);
     break;
   case KIT_EMU_EV_CODE_WRITE:
     kit_tcache_invalidate(emu->tc, va, len);
     break;
   }
+}
+
+void kit_emu_mappings(KitEmu *emu, KitEmuMapCb cb, void *user) {
+  for (size_t i = 0; i < emu->as.nregs; i++) {
+    const KitEmuRegion *r = &emu->as.regs[i];
+    KitEmuMapping m = mapping_of(emu, r->start, r->end - r->start, r->prot, r->kind);
+    cb(emu, &m, user);
+  }
+}
+
+/* map events: the mappings there are already, then every new one */
+void kit_emu_on_map(KitEmuTool *tool, KitEmuMapCb cb, void *user) {
+  kit_emu_tool_set_map(tool, cb, user);
+  if (cb) kit_emu_mappings(kit_emu_tool_emu(tool), cb, user);
+}
+
+void kit_emu_guest_window(KitEmu *emu, uint8_t **base, uint64_t *size, uint64_t *guard) {
+  if (base) *base = emu->as.base;
+  if (size) *size = emu->as.size;
+  if (guard) *guard = KIT_EMU_GUARD;
+}
+
+uint64_t kit_emu_guest_map(KitEmu *emu, uint64_t len, unsigned prot) {
+  int64_t va = kit_aspace_map(&emu->as, 0, len, (uint8_t)prot, 0, -1, 0);
+  return va < 0 ? 0 : (uint64_t)va;
+}
+
+void kit_emu_guest_unmap(KitEmu *emu, uint64_t va, uint64_t len) { kit_aspace_unmap(&emu->as, va, len); }
+
+void kit_emu_brk_range(KitEmu *emu, uint64_t *start, uint64_t *cur) {
+  if (start) *start = emu->as.brk_start;
+  if (cur) *cur = emu->as.brk_cur;
 }
 
 KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp, FILE *err) {
@@ -86,6 +145,7 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
   emu->as.mmap_top = window - gap;
   emu->as.event = on_aspace_event;
   emu->as.event_user = emu;
+  emu->map_src.fd = -1;
   emu->tc = kit_tcache_new(emu);
   kit_emu_current = emu;
   if (kit_emu_load(emu, argc, argv, envp, err) < 0) {
@@ -101,6 +161,8 @@ void kit_emu_free(KitEmu *emu) {
   kit_tcache_free(emu->tc);
   emu->tc = NULL;
   kit_aspace_destroy(&emu->as);
+  kit_emu_tools_free(emu);
+  kit_emu_files_free(emu);
   if (kit_emu_current == emu) kit_emu_current = NULL;
   free(emu);
 }
@@ -110,8 +172,10 @@ int kit_emu_run(KitEmu *emu) {
     kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
   if (!emu->tier) emu->tier = kit_tier_new(emu, kit_emu_resolve);
   kit_emu_signals_init(emu);
+  kit_emu_ev_thread(emu, 0, true);
   int st = kit_emu_exec_loop(emu);
-  if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, st);
+  kit_emu_ev_thread(emu, 0, false);
+  kit_emu_ev_exit(emu, st);
   if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) {
     KitEmuStats s;
     kit_emu_get_stats(emu, &s);
@@ -135,30 +199,6 @@ int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
   emu->npasses++;
   kit_tcache_flush(emu->tc);
   return 0;
-}
-
-void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks) {
-  KitEmuToolHooks old = emu->hooks;
-  if (hooks) emu->hooks = *hooks;
-  else memset(&emu->hooks, 0, sizeof emu->hooks);
-  const KitEmuToolHooks *h = &emu->hooks;
-  uint32_t kinds = h->branch_kinds ? h->branch_kinds : ~0u;
-  emu->watch_flow = h->on_block_entry || h->on_insn_retire || h->on_mem_access || h->on_block_fault ||
-                    h->tool_requires_dispatch ||
-                    (h->on_branch && (kinds & ~(1u << KIT_EMU_EDGE_CALL | 1u << KIT_EMU_EDGE_RET)));
-  /* translated code bakes in which shims exist */
-  bool changed = !old.on_block_entry != !emu->hooks.on_block_entry || !old.on_branch != !emu->hooks.on_branch ||
-                 !old.on_mem_access != !emu->hooks.on_mem_access ||
-                 (old.on_insn_retire && old.want_insn_retire) != (emu->hooks.on_insn_retire && emu->hooks.want_insn_retire) ||
-                 old.tool_requires_dispatch != emu->hooks.tool_requires_dispatch || /* chaining is baked in too */
-                 old.branch_kinds != emu->hooks.branch_kinds;
-  if (changed) kit_tcache_flush(emu->tc);
-}
-
-void kit_emu_set_block_starts(KitEmu *emu, bool (*is_start)(void *user, uint64_t pc), void *user) {
-  emu->is_start = is_start;
-  emu->is_start_user = user;
-  kit_tcache_flush(emu->tc);
 }
 
 uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(emu->cpu, reg); }

@@ -4,6 +4,7 @@
  * instructions the stopped block retired, self-modifying code; then the
  * guest signal is raised and the dispatcher takes over. */
 #include "fault.h"
+#include "instrument.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -12,7 +13,10 @@
 
 void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
   if (emu->arch->retire) emu->arch->retire(emu->cpu, retired);
-  if (emu->hooks.on_block_fault) emu->hooks.on_block_fault(emu->hooks.user, emu, emu->block_pc, retired);
+  /* the tools' instruction counts of what did not retire */
+  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, emu->block_pc);
+  if (b && b->code && b->code_insns) kit_emu_instr_fault(emu, b->code_insns, b->code_ninsns, retired);
+  else if (b) kit_emu_instr_fault(emu, b->insns, b->ninsns, retired);
 }
 
 /* a block's pcs are unique, so the count is the faulting pc's index among

@@ -6,11 +6,10 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "instrument.h"
 #include "fault.h"
 #include "os.h"
 #include "translate.h"
-
-void *(*kit_emu_resolve_hook)(const char *name);
 
 int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next) {
   (void)next;
@@ -45,18 +44,18 @@ void *kit_emu_resolve(void *user, const char *name) {
       {"kit_emu_illegal", (void *)kit_emu_illegal},
       {"kit_emu_icache_flush", (void *)kit_emu_icache_flush},
       {"kit_emu_mem_fault", (void *)kit_emu_mem_fault},
-      {"kit_emu_mem_check", (void *)kit_emu_mem_check},
-      {"kit_emu_tool_block_entry", (void *)kit_emu_tool_block_entry},
-      {"kit_emu_tool_insn_retire", (void *)kit_emu_tool_insn_retire},
-      {"kit_emu_tool_branch", (void *)kit_emu_tool_branch},
+      {"kit_emu_tool_exec", (void *)kit_emu_tool_exec},
+      {"kit_emu_tool_cond", (void *)kit_emu_tool_cond},
+      {"kit_emu_tool_regw", (void *)kit_emu_tool_regw},
+      {"kit_emu_tool_edge", (void *)kit_emu_tool_edge},
+      {"kit_emu_tool_mem", (void *)kit_emu_tool_mem},
+      {"kit_emu_tool_replaced", (void *)kit_emu_tool_replaced},
       {"kit_emu_chain_lookup", (void *)kit_emu_chain_lookup},
       {"kit_emu_chain_miss", (void *)kit_emu_chain_miss},
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
-  if (kit_emu_resolve_hook) {
-    void *p = kit_emu_resolve_hook(name);
-    if (p) return p;
-  }
+  void *p = kit_emu_instr_resolve(kit_emu_current, name); /* a tool's, for its pass's calls */
+  if (p) return p;
   return dlsym(RTLD_DEFAULT, name);
 }

@@ -14,6 +14,7 @@
 #include "aspace.h"
 #include "kit/cg.h"
 #include "kit/emu.h"
+#include "kit/emu_tool.h"
 
 #define KIT_EMU_NSIG 65
 #define KIT_EMU_STACK_SIZE (8ull << 20)
@@ -39,12 +40,18 @@ struct KitEmu {
   KitEmuAspace as;
   KitEmuOptions opt;
   FILE *log;
-  KitEmuToolHooks hooks;
-  /* hooks that see blocks, accesses or branches other than calls and
-   * returns: no superblocks, traces, regions or tier 2 under them */
-  bool watch_flow;
-  bool (*is_start)(void *user, uint64_t pc); /* kit_emu_set_block_starts */
-  void *is_start_user;
+  /* the tools (instrument.c) and the cache work they left for the
+   * dispatcher's next boundary */
+  struct KitEmuTools *tools;
+  bool tools_pending;
+  /* guest ranges from files, the ELF modules among them (modules.c); the
+   * file the next kit_aspace_map maps (set by its caller: the loader, mmap) */
+  struct KitEmuFiles *files;
+  struct {
+    const char *path;
+    int fd;
+    uint64_t off;
+  } map_src;
   KitEmuShadowPlane planes[KIT_EMU_MAX_PLANES];
 
   /* the loaded program */
@@ -115,7 +122,7 @@ void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr);
 /* may jitted blocks jump to each other (docs/emu.md, "Chaining")? Not when
  * a tool needs the dispatcher, nor under -d exec */
 static inline bool kit_emu_chaining(const KitEmu *emu) {
-  return emu->opt.chain && !emu->hooks.tool_requires_dispatch && !(emu->opt.debug & KIT_EMU_DEBUG_EXEC);
+  return emu->opt.chain && !(emu->opt.debug & KIT_EMU_DEBUG_EXEC);
 }
 
 #endif

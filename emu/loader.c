@@ -100,14 +100,21 @@ static int place(KitEmu *emu, const GElf_Ehdr *eh, bool is_interp, uint64_t lo, 
  * for any offset/address alignment a linker produced */
 static int map_segments(KitEmu *emu, Elf *e, int fd, const GElf_Ehdr *eh, size_t nph, Image *img, const char *path,
                         FILE *err) {
+  char real[4096];
+  const char *file = realpath(path, real) ? real : path;
   for (size_t i = 0; i < nph; i++) {
     GElf_Phdr ph;
     gelf_getphdr(e, (int)i, &ph);
     if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
     uint64_t va = ph.p_vaddr + img->bias, start = va & ~(KIT_EMU_PAGE - 1);
     uint64_t end = (va + ph.p_memsz + KIT_EMU_PAGE - 1) & ~(KIT_EMU_PAGE - 1);
+    /* the file and offset the mapping shows tools (it is filled by pread) */
+    emu->map_src.path = file;
+    emu->map_src.off = ph.p_offset >= va - start ? ph.p_offset - (va - start) : 0;
     int64_t r = kit_aspace_map(&emu->as, start, end - start, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE,
                                KIT_EMU_MAP_FIXED, -1, 0);
+    emu->map_src.path = NULL;
+    emu->map_src.off = 0;
     if (r < 0) return fail(err, path, "cannot map a segment");
     if (ph.p_filesz && pread(fd, kit_aspace_host(&emu->as, va), ph.p_filesz, (off_t)ph.p_offset) !=
                            (ssize_t)ph.p_filesz)

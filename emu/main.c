@@ -38,8 +38,9 @@ static void usage(FILE *f) {
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
-        "  --tool=NAME        insncount, or a path to a tool shared object\n"
-        "  --tool-args=STR    the argument string handed to a tool shared object\n"
+        "  --tool=NAME[,ARGS] insncount, or a path to a tool shared object (docs/tools.md) and its\n"
+        "                     arguments; several --tool options run together, in their order\n"
+        "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
@@ -71,10 +72,15 @@ static int parse_debug(const char *s, unsigned *out) {
 }
 
 /* what the command line asks for */
+#define MAX_TOOL_ARGS 16
 typedef struct Args {
   KitEmuOptions opt;
   bool strace;
-  const char *tool, *tool_args;
+  struct {
+    char name[512];
+    const char *args;
+  } tool[MAX_TOOL_ARGS];
+  unsigned ntools;
   uint64_t sanitize, recover;
 } Args;
 
@@ -123,7 +129,19 @@ static int parse_options(int argc, char **argv, Args *a) {
     } else if (!strcmp(arg, "--strace")) {
       a->strace = true;
     } else if (!strncmp(arg, "--tool=", 7)) {
-      a->tool = arg + 7;
+      if (a->ntools == MAX_TOOL_ARGS) {
+        fprintf(stderr, "kit-emu: at most %d --tool options\n", MAX_TOOL_ARGS);
+        return -1;
+      }
+      const char *comma = strchr(arg + 7, ',');
+      size_t len = comma ? (size_t)(comma - (arg + 7)) : strlen(arg + 7);
+      if (!len || len >= sizeof a->tool[0].name) {
+        fprintf(stderr, "kit-emu: --tool takes a name or a path\n");
+        return -1;
+      }
+      memcpy(a->tool[a->ntools].name, arg + 7, len);
+      a->tool[a->ntools].name[len] = 0;
+      a->tool[a->ntools++].args = comma ? comma + 1 : NULL;
     } else if (!strncmp(arg, "--sanitize=", 11)) {
       /* the one -fsanitize= list parser, shared with kitcc */
       char msg[256];
@@ -145,7 +163,11 @@ static int parse_options(int argc, char **argv, Args *a) {
         return -1;
       }
     } else if (!strncmp(arg, "--tool-args=", 12)) {
-      a->tool_args = arg + 12;
+      if (!a->ntools || a->tool[a->ntools - 1].args) {
+        fprintf(stderr, "kit-emu: --tool-args follows the --tool it is for\n");
+        return -1;
+      }
+      a->tool[a->ntools - 1].args = arg + 12;
     } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       usage(stdout);
       return -2;
@@ -163,21 +185,38 @@ static int parse_options(int argc, char **argv, Args *a) {
   return i;
 }
 
-/* the tool the command line names, on emu; -1 (said on stderr) when it
- * cannot be installed */
+/* the built-in tools --tool names (each one file in tools/) */
+static const struct {
+  const char *name;
+  int (*main)(KitEmuTool *tool, FILE *out);
+} builtin[] = {
+    {"insncount", kit_emu_tool_insncount_main},
+};
+
+/* the tools the command line names, on emu, in its order (the sanitizers
+ * and --strace first); -1 (said on stderr) when one cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
   if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
     return -1;
-  if (a->strace) kit_emu_tool_strace_install(emu, stderr);
-  if (!a->tool) return 0;
-  if (!strcmp(a->tool, "insncount")) {
-    kit_emu_tool_insncount_install(emu, stderr);
-  } else if (strchr(a->tool, '/')) {
-    if (kit_emu_tool_load(emu, a->tool, a->tool_args, stderr) < 0) return -1;
-  } else {
-    fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", a->tool);
-    return -1;
+  if (a->strace) {
+    KitEmuTool *t = kit_emu_tool_register(emu, "strace", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || kit_emu_tool_strace_main(t, stderr) < 0) return -1;
+  }
+  for (unsigned i = 0; i < a->ntools; i++) {
+    const char *name = a->tool[i].name;
+    if (strchr(name, '/')) {
+      if (kit_emu_tool_load(emu, name, a->tool[i].args, stderr) < 0) return -1;
+      continue;
+    }
+    size_t k = 0;
+    while (k < sizeof builtin / sizeof builtin[0] && strcmp(builtin[k].name, name)) k++;
+    if (k == sizeof builtin / sizeof builtin[0]) {
+      fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", name);
+      return -1;
+    }
+    KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || builtin[k].main(t, stderr) < 0) return -1;
   }
   return 0;
 }
@@ -188,14 +227,6 @@ int main(int argc, char **argv) {
   if (i < 0) return i == -2 ? 0 : 1;
   if (i >= argc) {
     usage(stderr);
-    return 1;
-  }
-  if (a.strace && a.tool) {
-    fprintf(stderr, "kit-emu: --strace and --tool are both tools; pick one\n");
-    return 1;
-  }
-  if (a.sanitize && (a.strace || a.tool)) {
-    fprintf(stderr, "kit-emu: --sanitize uses the tool hooks; it cannot be combined with --strace or --tool\n");
     return 1;
   }
   KitEmu *emu = kit_emu_new(&a.opt, argc - i, argv + i, environ, stderr);

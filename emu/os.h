@@ -7,6 +7,9 @@
 
 /* syscall*.c */
 int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc);
+/* the system call instruction (include/kit/arch.h): the arguments from the
+ * CPU, the tools' events, the call, its result */
+int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next);
 int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);

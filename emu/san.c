@@ -80,8 +80,8 @@ static uint64_t return_addr(KitEmu *emu, uint64_t pc) {
   return pc + (decode_guest(emu, pc, &in) ? in.len : emu->arch->max_insn_len);
 }
 
-static void on_branch(void *user, KitEmu *emu, uint64_t from, uint64_t to, KitEmuEdgeKind kind) {
-  (void)user;
+static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  (void)vcpu, (void)user;
   if (kind == KIT_EMU_EDGE_CALL) {
     uint64_t sp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp));
     /* frames below the caller's sp were left without a return (longjmp) */
@@ -92,27 +92,24 @@ static void on_branch(void *user, KitEmu *emu, uint64_t from, uint64_t to, KitEm
     kit_guest_frames_ret(to);
 }
 
-static void on_map(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms) {
-  (void)user, (void)emu, (void)perms;
-  shadow_clear(va, len);
+/* the shadow call stack follows calls and returns: they end blocks */
+static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
+  (void)tool, (void)user;
+  KitEmuInsn *last = kit_emu_tb_insn(tb, kit_emu_tb_n_insns(tb) - 1);
+  if (kit_emu_insn_class(last) & (KIT_EMU_INSN_CALL | KIT_EMU_INSN_RET)) kit_emu_tb_edge_cb(tb, on_edge, NULL);
 }
 
-static void on_unmap(void *user, KitEmu *emu, uint64_t va, uint64_t len) {
+static void on_map(KitEmu *emu, const KitEmuMapping *m, void *user) {
+  (void)user, (void)emu;
+  shadow_clear(m->va, m->len);
+  /* a library the dynamic linker maps: the file from offset 0 */
+  if (m->kind == KIT_EMU_MAPPING_FILE && m->offset == 0 && strcmp(m->path, emu->exe_path))
+    kit_emu_san_add_elf(emu, m->path, m->va, false);
+}
+
+static void on_unmap(KitEmu *emu, uint64_t va, uint64_t len, void *user) {
   (void)user, (void)emu;
   shadow_clear(va, len);
-}
-
-/* a library mapped by the dynamic linker: mmap(addr, len, prot, flags, fd, 0) */
-static void on_syscall_exit(void *user, KitEmu *emu, const KitEmuSyscallRequest *req,
-                            const KitEmuSyscallResult *res) {
-  (void)user;
-  if (req->nr != 222 /* mmap */ || res->ret < 0 || (int64_t)req->args[4] < 0 || req->args[5] != 0) return;
-  char link[64], path[4096];
-  snprintf(link, sizeof link, "/proc/self/fd/%d", (int)req->args[4]);
-  ssize_t n = readlink(link, path, sizeof path - 1);
-  if (n <= 0) return;
-  path[n] = 0;
-  kit_emu_san_add_elf(emu, path, (uint64_t)res->ret, false);
 }
 
 static bool is_store(KitEmu *emu, uint64_t pc) {
@@ -147,8 +144,7 @@ static void lsan_at_exit(KitEmu *emu) {
   }
 }
 
-static void on_exit_hook(void *user, KitEmu *emu, int status) {
-  (void)user;
+static void asan_at_exit(KitEmu *emu, int status) {
   if ((status == 128 + SIGSEGV && kit_san_opts.handle_segv) || (status == 128 + SIGBUS && kit_san_opts.handle_sigbus)) {
     uint64_t pc = kit_emu_get_pc(emu);
     kit_guest_report_segv(pc, kit_emu_get_reg(emu, KIT_EMU_REG(emu, fp)), kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp)),
@@ -289,14 +285,10 @@ static void interp_path(KitEmu *emu, char *out, size_t n) {
 
 static bool want_cov;
 
-static void on_block_entry(void *user, KitEmu *emu, uint64_t pc, uint32_t n) {
-  (void)user, (void)emu;
-  kit_emu_cov_block(pc, n);
-}
-
-static void on_exit_cov(void *user, KitEmu *emu, int status) {
+static void on_exit_cb(KitEmu *emu, int status, void *user) {
+  (void)user;
   if (want_cov) kit_emu_cov_write(emu);
-  if (shadow) on_exit_hook(user, emu, status);
+  if (shadow) asan_at_exit(emu, status);
 }
 
 static void register_elves(KitEmu *emu) {
@@ -308,17 +300,20 @@ static void register_elves(KitEmu *emu) {
   }
 }
 
+static void *san_resolve_tool(void *user, const char *name) {
+  (void)user;
+  return san_resolve(name);
+}
+
 int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, FILE *err) {
-  KitEmuToolHooks h = {0};
+  KitEmuTool *tool = kit_emu_tool_register(emu, address ? "asan" : "coverage", KIT_EMU_TOOL_API_VERSION, err);
+  if (!tool) return -1;
   want_cov = coverage;
-  h.on_exit = on_exit_cov;
-  if (coverage) {
-    h.on_block_entry = on_block_entry;
-    if (!address) {
-      kit_san_options_defaults(&kit_san_opts);
-      kit_san_options_parse(&kit_san_opts, getenv("ASAN_OPTIONS"), NULL, "AddressSanitizer");
-      register_elves(emu);
-    }
+  kit_emu_on_exit(tool, on_exit_cb, NULL);
+  if (coverage && !address) {
+    kit_san_options_defaults(&kit_san_opts);
+    kit_san_options_parse(&kit_san_opts, getenv("ASAN_OPTIONS"), NULL, "AddressSanitizer");
+    register_elves(emu);
   }
   if (address) {
     fatal_reports = !recover;
@@ -336,7 +331,7 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
     }
     KitGuestEnv env = {(uintptr_t)emu->as.base, pages_map, pages_unmap, accessible, emu};
     kit_guest_init(&env, (uintptr_t)shadow);
-    kit_emu_resolve_hook = san_resolve;
+    kit_emu_tool_set_resolver(tool, san_resolve_tool, NULL);
     register_elves(emu);
 
     memset(&asan_cfg, 0, sizeof asan_cfg);
@@ -347,22 +342,20 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
      * decided in them (fatal_reports), as the runtime decides for halt_on_error */
     asan_cfg.recover = true;
     asan_cfg.skip_safe = true;
-    if (kit_emu_add_pass(emu, san_pass, NULL) < 0) {
+    if (kit_emu_tool_add_pass(tool, san_pass, NULL) < 0) {
       fprintf(err, "kit-emu: too many passes over lifted code\n");
       return -1;
     }
-    h.on_branch = on_branch;
-    h.branch_kinds = 1u << KIT_EMU_EDGE_CALL | 1u << KIT_EMU_EDGE_RET; /* the stack, nothing else */
-    kit_emu_set_block_starts(emu, pass_start, NULL);
-    h.on_map = on_map;
-    h.on_unmap = on_unmap;
-    h.on_syscall_exit = on_syscall_exit;
+    kit_emu_tool_set_block_starts(tool, pass_start, NULL);
+    kit_emu_on_tb_trans(tool, on_tb, NULL);
+    kit_emu_on_map(tool, on_map, NULL);
+    kit_emu_on_unmap(tool, on_unmap, NULL);
   }
   if (coverage) {
     uint64_t lo, hi;
     kit_emu_san_exe_range(&lo, &hi);
     kit_emu_cov_init(emu, lo, hi);
+    kit_emu_cov_install(tool);
   }
-  kit_emu_set_tool_hooks(emu, &h);
   return 0;
 }

@@ -17,7 +17,7 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
 
 /* san_cov.c: count the blocks of [lo, hi) (the executable); write at exit */
 void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi);
-void kit_emu_cov_block(uint64_t pc, uint32_t ninsns);
+void kit_emu_cov_install(KitEmuTool *tool);
 void kit_emu_cov_write(KitEmu *emu);
 
 /* san_elf.c: register an ELF file mapped at bias (its symbols, DWARF and the

@@ -1,6 +1,6 @@
 /* emu/san_cov.c — kit-emu --sanitize=coverage: counts executions of every
- * guest block (on_block_entry, baked into the block bodies, so both tiers
- * count) and at guest exit writes the blocks of the main executable as a
+ * guest block of the executable (an inline add in the block's code, no
+ * call: every tier counts) and at guest exit writes the blocks of the main executable as a
  * kit-cov range file ("kit-cov ranges v1", then module-relative
  * "START END COUNT" lines; docs/coverage.md), which `kit-cov PROGRAM FILE`
  * turns into lcov line and function coverage. */
@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 typedef struct {
-  uint64_t pc, count;
-  uint32_t ninsns;
+  uint64_t pc, end, count; /* [pc, end): contiguous guest bytes */
 } CovBlock;
 
 static CovBlock *tab; /* open addressing on pc; pc 0 = empty */
@@ -26,42 +25,31 @@ static CovBlock *slot(uint64_t pc) {
   return &tab[i];
 }
 
-static void grow(void) {
-  CovBlock *old = tab;
-  size_t ocap = cap;
-  cap = cap ? cap * 2 : 4096;
-  tab = calloc(cap, sizeof *tab);
-  if (!tab) abort();
-  for (size_t i = 0; i < ocap; i++)
-    if (old[i].pc) *slot(old[i].pc) = old[i];
-  free(old);
-}
-
-void kit_emu_cov_block(uint64_t pc, uint32_t ninsns) {
-  if (pc < exe_lo || pc >= exe_hi) return;
-  if (2 * (used + 1) > cap) grow();
+/* the counter of the contiguous bytes [pc, end) (a block that follows a
+ * jump has two); its address stays put: the table is sized once */
+static uint64_t *counter(uint64_t pc, uint64_t end) {
+  if (2 * (used + 1) > cap) return NULL;
   CovBlock *b = slot(pc);
   if (!b->pc) {
     b->pc = pc;
-    b->ninsns = ninsns;
     used++;
   }
-  b->count++;
+  if (end > b->end) b->end = end;
+  return &b->count;
 }
 
-/* the block's end: its instructions decoded again */
-static uint64_t block_end(KitEmu *emu, const CovBlock *b) {
-  uint64_t pc = b->pc;
-  for (uint32_t i = 0; i < b->ninsns; i++) {
-    uint8_t bytes[16] = {0};
-    KitDecodedInsn in;
-    memset(&in, 0, sizeof in);
-    if (kit_aspace_read(&emu->as, pc, bytes, 4) < 0 && kit_aspace_read(&emu->as, pc, bytes, 2) < 0) break;
-    unsigned len = emu->arch->decode(bytes, 4, pc, &in);
-    pc += len ? len : 2;
+static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
+  (void)tool, (void)user;
+  size_t n = kit_emu_tb_n_insns(tb);
+  for (size_t i = 0; i < n;) {
+    uint64_t pc = kit_emu_insn_pc(kit_emu_tb_insn(tb, i)), end = pc;
+    for (; i < n && kit_emu_insn_pc(kit_emu_tb_insn(tb, i)) == end; i++) end += kit_emu_insn_size(kit_emu_tb_insn(tb, i));
+    uint64_t *c = pc >= exe_lo && pc < exe_hi ? counter(pc, end) : NULL;
+    if (c) kit_emu_tb_inline(tb, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(c), 1);
   }
-  return pc;
 }
+
+void kit_emu_cov_install(KitEmuTool *tool) { kit_emu_on_tb_trans(tool, on_tb, NULL); }
 
 void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi) {
   (void)emu;
@@ -69,7 +57,12 @@ void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi) {
   exe_hi = hi;
   /* module-relative, as sancov: from the page of the lowest PT_LOAD */
   exe_bias = lo & ~(KIT_EMU_PAGE - 1);
-  grow();
+  /* once, large enough for every block of the executable (counters are
+   * addresses in the generated code: the table never moves) */
+  cap = 4096;
+  while (cap < (hi - lo) / 2) cap *= 2;
+  tab = calloc(cap, sizeof *tab);
+  if (!tab) abort();
 }
 
 void kit_emu_cov_write(KitEmu *emu) {
@@ -88,8 +81,7 @@ void kit_emu_cov_write(KitEmu *emu) {
   size_t n = 0;
   for (size_t i = 0; i < cap; i++)
     if (tab[i].pc) {
-      fprintf(f, "%" PRIx64 " %" PRIx64 " %" PRIu64 "\n", tab[i].pc - exe_bias, block_end(emu, &tab[i]) - exe_bias,
-              tab[i].count);
+      fprintf(f, "%" PRIx64 " %" PRIx64 " %" PRIu64 "\n", tab[i].pc - exe_bias, tab[i].end - exe_bias, tab[i].count);
       n++;
     }
   fclose(f);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "instrument.h"
 #include "seam.h"
 
 /* Out-of-window addresses become this window offset, past the window end in
@@ -30,16 +31,6 @@ KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, c
   return kit_cg_call(b, fn->sym, ret, args, n);
 }
 
-/* the checked path taken while a memory tool is active: host pointer or NULL */
-void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc) {
-  (void)cpu;
-  KitEmu *emu = kit_emu_current;
-  void *host = (uint64_t)addr < emu->as.size ? kit_aspace_host(&emu->as, (uint64_t)addr) : NULL;
-  KitEmuToolVerdict v = emu->hooks.on_mem_access(emu->hooks.user, emu, (uint64_t)addr, (uint32_t)size,
-                                                 is_write != 0, host, (uint64_t)pc);
-  return v == KIT_EMU_TOOL_ALLOW ? host : NULL;
-}
-
 /* ---- the memory seam ------------------------------------------------------------- */
 
 static void emit_fault_exit(KitEmuSeam *s, KitCgBuilder *b, KitCgBlkId at, const KitCgVal *addr, const KitCgBlkId *from,
@@ -60,13 +51,32 @@ void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b) {
   if (s->nfault) emit_fault_exit(s, b, s->fault, s->fault_addr, s->fault_from, s->nfault);
 }
 
-/* the checked form, for a memory tool: its call (host pointer or NULL) and a
- * branch to the fault exit on NULL */
-static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
-                             KitCgVal pcv) {
-  KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I32, KIT_CG_I64};
-  KitCgVal args[5] = {s->cpu, addr, kit_cg_iconst(b, KIT_CG_I32, size), kit_cg_iconst(b, KIT_CG_I32, is_write), pcv};
-  KitCgVal host = kit_emu_call_helper(b, "kit_emu_mem_check", KIT_CG_PTR, pt, args, 5);
+/* the tools' memory callbacks of the instruction at pc, NULL if none */
+static const KitEmuCbList *mem_cbs(const KitEmuSeam *s, uint64_t pc) {
+  for (unsigned i = 0; i < s->ninsns; i++)
+    if (s->insns[i].pc == pc) return s->insns[i].instr && s->insns[i].instr->mem.n ? &s->insns[i].instr->mem : NULL;
+  return NULL;
+}
+
+/* a store's value as the tools see it: an integer of up to 64 bits (0 and
+ * no value for wider ones) */
+static KitCgVal value_bits(KitCgBuilder *b, KitCgVal v, KitCgType t, bool *has) {
+  *has = kit_cg_type_size(t) <= 8;
+  if (!*has) return kit_cg_iconst(b, KIT_CG_I64, 0);
+  if (t == KIT_CG_F64) return kit_cg_conv(b, KIT_CG_OP_BITCAST, KIT_CG_I64, v);
+  if (t == KIT_CG_F32) v = kit_cg_conv(b, KIT_CG_OP_BITCAST, KIT_CG_I32, v), t = KIT_CG_I32;
+  return t == KIT_CG_I64 ? v : kit_cg_conv(b, KIT_CG_OP_ZEXT, KIT_CG_I64, v);
+}
+
+/* the checked form, for an instruction a tool watches: the call (host
+ * pointer or NULL) and a branch to the fault exit on NULL */
+static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, const KitEmuCbList *l, KitCgVal addr, uint32_t size,
+                             bool is_write, KitCgVal value, bool has_value) {
+  KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I64};
+  uint32_t flags = size | (is_write ? 1u << 16 : 0) | (has_value ? 1u << 17 : 0);
+  KitCgVal lp = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)l));
+  KitCgVal args[5] = {s->cpu, lp, addr, kit_cg_iconst(b, KIT_CG_I32, flags), value};
+  KitCgVal host = kit_emu_call_helper(b, "kit_emu_tool_mem", KIT_CG_PTR, pt, args, 5);
   KitCgVal ok = kit_cg_cmp(b, KIT_CG_NE, kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host),
                            kit_cg_iconst(b, KIT_CG_I64, 0));
   bool shared = s->nfault < KIT_EMU_SEAM_MAX_FAULTS;
@@ -85,9 +95,8 @@ static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint
   return host;
 }
 
-static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
-                          uint64_t pc) {
-  KitEmuSeam *s = env->user;
+static KitCgVal seam_access(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
+                            uint64_t pc, KitCgVal value, bool has_value) {
   KitEmu *emu = s->emu;
   KitCgVal pcv = kit_cg_iconst(b, KIT_CG_I64, pc);
   /* the pc field stays exact at every access, so a host fault knows where it
@@ -95,9 +104,11 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
    * kit_baseline_fault_value; not when passes run, whose reports read it) */
   kit_cg_store(b, pcv, s->cpu, 8, KIT_CG_INTERNAL);
   if (!emu->npasses) b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_FAULT_PC;
-  /* a memory tool sees every access; passes see the clamped host address of
-   * an out-of-window access, in the guard (ASan's shadow covers the guard) */
-  if (emu->hooks.on_mem_access) return checked_addr(s, b, addr, size, is_write, pcv);
+  /* a tool's memory callbacks see the access; passes see the clamped host
+   * address of an out-of-window access, in the guard (ASan's shadow covers
+   * the guard) */
+  const KitEmuCbList *l = mem_cbs(s, pc);
+  if (l) return checked_addr(s, b, l, addr, size, is_write, value, has_value);
   /* no branch: a block stays one basic block, which is what lets LLVM's fast
    * register allocator keep values in registers across accesses */
   KitCgVal in = kit_cg_cmp(b, KIT_CG_ULT, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size));
@@ -109,13 +120,21 @@ static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint3
   return kit_cg_ptradd(b, base, off);
 }
 
+static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,
+                          uint64_t pc) {
+  return seam_access(env->user, b, addr, size, is_write, pc, kit_cg_iconst(b, KIT_CG_I64, 0), false);
+}
+
 static KitCgVal seam_load(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal addr, uint64_t pc) {
   KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), false, pc);
   return kit_cg_load(b, t, p, 1, KIT_CG_PROGRAM);
 }
 
 static void seam_store(KitLiftEnv *env, KitCgBuilder *b, KitCgType t, KitCgVal v, KitCgVal addr, uint64_t pc) {
-  KitCgVal p = seam_addr(env, b, addr, kit_cg_type_size(t), true, pc);
+  KitEmuSeam *s = env->user;
+  bool has = false;
+  KitCgVal bits = mem_cbs(s, pc) ? value_bits(b, v, t, &has) : kit_cg_iconst(b, KIT_CG_I64, 0);
+  KitCgVal p = seam_access(s, b, addr, kit_cg_type_size(t), true, pc, bits, has);
   kit_cg_store(b, v, p, 1, KIT_CG_PROGRAM);
 }
 

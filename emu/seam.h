@@ -1,7 +1,7 @@
 /* emu/seam.h — the memory seam (part of translate): how lifted guest loads
  * and stores reach the guest window (branch-free, out-of-window addresses
- * clamped into the guard; or checked with a fault exit when a memory tool
- * is active; fault.c gets a clamped access's guest address back). The
+ * clamped into the guard; or checked, with a fault exit, for an instruction
+ * a tool watches; fault.c gets a clamped access's guest address back). The
  * lifter calls it through KitLiftEnv; translation owns one per block. */
 #ifndef KIT_EMU_SEAM_H
 #define KIT_EMU_SEAM_H
@@ -23,6 +23,10 @@ typedef struct KitEmuSeam {
   unsigned nfault;
   KitCgVal fault_addr[KIT_EMU_SEAM_MAX_FAULTS];
   KitCgBlkId fault_from[KIT_EMU_SEAM_MAX_FAULTS];
+  /* the instructions being lifted: their memory callbacks, if any, make
+   * their accesses checked */
+  const KitDecodedInsn *insns;
+  unsigned ninsns;
 } KitEmuSeam;
 
 /* a seam for the block being built in function f (cpu: its parameter) */
@@ -39,9 +43,5 @@ const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v);
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n);
 
-/* helper lifted code calls by name: the checked path while a memory tool
- * is active (host pointer or NULL) */
-void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc);
-void *kit_emu_mem_check(void *cpu, int64_t addr, int32_t size, int32_t is_write, int64_t pc);
 
 #endif

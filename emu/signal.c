@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "instrument.h"
 #include "syscall.h"
 
 /* Linux's dispositions, sigaction flags and sigaltstack flags */
@@ -134,7 +135,7 @@ bool kit_emu_restart_after_signal(KitEmu *emu) {
 }
 
 _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig) {
-  if (emu->hooks.on_exit) emu->hooks.on_exit(emu->hooks.user, emu, 128 + sig);
+  kit_emu_ev_exit(emu, 128 + sig);
   fflush(NULL);
   /* no core of a process that reserved a 256 GiB guest window */
   struct rlimit rl = {0, 0};
@@ -146,6 +147,15 @@ _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig) {
   sigprocmask(SIG_UNBLOCK, &s, NULL);
   raise(sig);
   _exit(128 + sig);
+}
+
+/* the tools' signal event: handler 0 when the default action ends the guest */
+static void tell_tools(KitEmu *emu, int sig, bool is_sync, uint64_t handler) {
+  if (!emu->tools) return;
+  bool fault = is_sync && kit_emu_sync_only(sig);
+  KitEmuSignal s = {.signo = sig, .code = fault ? emu->fault_code : is_sync ? -6 : 0, .addr = fault ? emu->fault_addr : 0,
+                    .pc = emu->arch->get_pc(emu->cpu), .fatal = !handler, .handler = handler};
+  kit_emu_ev_signal(emu, &s);
 }
 
 static void deliver(KitEmu *emu, int sig, bool is_sync) {
@@ -160,8 +170,10 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
     if (emu->opt.debug & (KIT_EMU_DEBUG_EXEC | KIT_EMU_DEBUG_SYSCALL))
       fprintf(emu->log, "kit-emu: guest killed by signal %d at pc 0x%llx (fault address 0x%llx)\n", sig,
               (unsigned long long)ar->get_pc(cpu), (unsigned long long)emu->fault_addr);
+    tell_tools(emu, sig, is_sync, 0);
     kit_emu_die_by_signal(emu, sig);
   }
+  tell_tools(emu, sig, is_sync, act.handler);
   uint64_t sp = ar->get_reg(cpu, ar->cc.sp);
   if ((act.flags & LINUX_SA_ONSTACK) && !(emu->altstack_flags & LINUX_SS_DISABLE) && !on_altstack(emu, sp))
     sp = emu->altstack_sp + emu->altstack_size;

@@ -2,6 +2,7 @@
  * lifted code calls; the arch says where number, arguments and result
  * live), the tool hooks around every call, -d syscall warnings, and
  * dispatch to the per-area files (fs, mem, proc) and the arch's own calls. */
+#include "instrument.h"
 #include "syscall.h"
 
 #include <errno.h>
@@ -74,28 +75,29 @@ static bool restartable(uint64_t nr) {
 int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
   KitEmu *emu = kit_emu_current;
   const KitArch *ar = emu->arch;
-  KitEmuSyscallRequest req = {.pc = (uint64_t)pc};
-  ar->syscall_args(cpu, &req.nr, req.args);
-  if (emu->hooks.on_syscall_entry) emu->hooks.on_syscall_entry(emu->hooks.user, emu, &req);
+  KitEmuSyscall sc = {.pc = (uint64_t)pc};
+  ar->syscall_args(cpu, &sc.nr, sc.args);
+  int64_t ret = 0;
+  bool answered = emu->tools && kit_emu_ev_syscall(emu, &sc, &ret); /* a tool may answer it itself */
   uint64_t next = (uint64_t)next_pc;
-  bool sigreturn = req.nr == KIT_SYS_rt_sigreturn;
-  KitEmuSyscallResult res = {0};
-  if (sigreturn) {
+  bool sigreturn = !answered && sc.nr == KIT_SYS_rt_sigreturn;
+  if (answered) {
+  } else if (sigreturn) {
     next = kit_emu_sys_sigreturn(emu);
-    res.ret = (int64_t)ar->get_reg(cpu, ar->cc.ret);
+    ret = (int64_t)ar->get_reg(cpu, ar->cc.ret);
   } else {
-    res.ret = kit_emu_syscall(emu, req.nr, req.args, (uint64_t)pc);
+    ret = kit_emu_syscall(emu, sc.nr, sc.args, (uint64_t)pc);
   }
   if (emu->opt.debug & KIT_EMU_DEBUG_SYSCALL)
-    fprintf(emu->log, "kit-emu: syscall %llu(%s) = %lld\n", (unsigned long long)req.nr,
-            kit_emu_syscall_name(req.nr) ? kit_emu_syscall_name(req.nr) : "?", (long long)res.ret);
-  if (emu->hooks.on_syscall_exit) emu->hooks.on_syscall_exit(emu->hooks.user, emu, &req, &res);
-  if (res.ret == -EINTR && restartable(req.nr) && kit_emu_restart_after_signal(emu)) {
+    fprintf(emu->log, "kit-emu: syscall %llu(%s) = %lld\n", (unsigned long long)sc.nr,
+            kit_emu_syscall_name(sc.nr) ? kit_emu_syscall_name(sc.nr) : "?", (long long)ret);
+  if (emu->tools) kit_emu_ev_syscall_ret(emu, &sc, ret);
+  if (ret == -EINTR && !answered && restartable(sc.nr) && kit_emu_restart_after_signal(emu)) {
     /* like Linux: back to the system call instruction with its arguments untouched, after the handler */
     ar->set_pc(cpu, (uint64_t)pc);
     return pc;
   }
-  if (!sigreturn && !emu->exited) ar->syscall_result(cpu, res.ret);
+  if (!sigreturn && !emu->exited) ar->syscall_result(cpu, ret);
   ar->set_pc(cpu, next);
   return (int64_t)next;
 }

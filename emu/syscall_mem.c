@@ -22,7 +22,12 @@ int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *han
     if (fl & MAP_NORESERVE) f |= KIT_EMU_MAP_NORESERVE;
     int fd = (fl & MAP_ANONYMOUS) ? -1 : (int)a[4];
     if (fd < 0 && !(fl & MAP_ANONYMOUS)) return -EBADF;
-    return kit_aspace_map(as, a[0], a[1], (uint8_t)a[2], f, fd, a[5]);
+    emu->map_src.fd = fd; /* the file tools see the mapping come from */
+    emu->map_src.off = a[5];
+    int64_t r = kit_aspace_map(as, a[0], a[1], (uint8_t)a[2], f, fd, a[5]);
+    emu->map_src.fd = -1;
+    emu->map_src.off = 0;
+    return r;
   }
   case KIT_SYS_munmap:
     return kit_aspace_unmap(as, a[0], a[1]);

@@ -3,6 +3,7 @@
  * deferred freeing (a block may be invalidated by its own system call), the
  * exit slots of chained code with the stub unlinked ones lead to, and the
  * lookup that chains indirect exits. */
+#include "instrument.h"
 #include "tcache.h"
 
 #include <stdlib.h>
@@ -88,6 +89,7 @@ static void block_free(KitEmuBlock *b) {
   if (b->m) kit_cg_module_free(b->m);
   free(b->insns);
   free(b->code_insns);
+  kit_emu_instr_free(b->instr);
   free(b);
 }
 
@@ -203,16 +205,30 @@ static void unlink_dead(KitEmuTcache *tc) {
   pthread_mutex_unlock(&tc->exits_mu);
 }
 
+typedef struct Range {
+  uint64_t va, end;
+} Range;
+
+static bool in_range(void *user, const KitEmuBlock *b) {
+  const Range *r = user;
+  return b->lo < r->end && r->va < b->end;
+}
+
 void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
   if (!tc) return;
-  uint64_t end = va + len < va ? UINT64_MAX : va + len;
-  if (end <= tc->code_lo || va >= tc->code_hi) return;
+  Range r = {va, va + len < va ? UINT64_MAX : va + len};
+  if (r.end <= tc->code_lo || va >= tc->code_hi) return;
+  kit_tcache_invalidate_if(tc, in_range, &r);
+}
+
+void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user) {
+  if (!tc) return;
   bool any = false, linked = false;
   for (uint32_t i = 0; i < tc->nbuckets; i++) {
     KitEmuBlock **pp = &tc->buckets[i];
     while (*pp) {
       KitEmuBlock *b = *pp;
-      if (b->lo < end && va < b->end) {
+      if (pred(user, b)) {
         *pp = b->next;
         if (tc->jc[kit_tcache_jc_slot(b->pc)] == b) tc->jc[kit_tcache_jc_slot(b->pc)] = NULL;
         KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);

@@ -11,7 +11,8 @@ typedef struct KitEmuBlock {
   uint64_t pc, end;        /* entry pc; end of the guest bytes the block was decoded from */
   uint64_t lo;             /* their start: [lo, end) covers a superblock's jumps back too */
   uint32_t ninsns;
-  KitDecodedInsn *insns;   /* owned: on_insn_retire points into it */
+  KitDecodedInsn *insns;   /* owned */
+  struct KitEmuTbRec *instr; /* owned: what the tools asked for it (instrument.h), NULL: nothing */
   KitCgModule *m;          /* tier 0: one module per block */
   KitCgFunc *f;
   KitInterp *ip;           /* created on first interpretation */
@@ -96,6 +97,8 @@ void kit_tcache_free(KitEmuTcache *tc);
 void kit_tcache_flush(KitEmuTcache *tc);
 /* drop the blocks made from guest bytes in [va, va + len) */
 void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
+/* ... every block for which pred says so */
+void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user);
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
 /* a new exit slot to guest pc, unlinked (any thread) */

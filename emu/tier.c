@@ -33,7 +33,7 @@ KitEmuTierState *kit_tier_new(KitEmu *emu, KitCgResolver resolve) {
   t->worker_wanted = emu->opt.tier == KIT_EMU_TIER_AUTO && !emu->opt.single_step;
   /* not under tools: their hooks in the code point at the tier-1 copy of
    * the instructions, and blocks and edges are what they watch */
-  t->tier2 = t->worker_wanted && !emu->opt.no_tier2 && !emu->watch_flow;
+  t->tier2 = t->worker_wanted && !emu->opt.no_tier2;
 #else
   t->jit_failed = emu->opt.tier != KIT_EMU_TIER_INTERP;
 #endif

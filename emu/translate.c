@@ -7,25 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "instrument.h"
 #include "translate.h"
-
-/* ---- tool shims lifted code calls ------------------------------------------------- */
-
-void kit_emu_tool_block_entry(int64_t pc, int32_t n) {
-  KitEmu *emu = kit_emu_current;
-  emu->hooks.on_block_entry(emu->hooks.user, emu, (uint64_t)pc, (uint32_t)n);
-}
-
-void kit_emu_tool_insn_retire(void *insn) {
-  KitEmu *emu = kit_emu_current;
-  const KitDecodedInsn *in = insn;
-  emu->hooks.on_insn_retire(emu->hooks.user, emu, in->pc, in);
-}
-
-void kit_emu_tool_branch(int64_t from, int64_t to, int32_t kind) {
-  KitEmu *emu = kit_emu_current;
-  emu->hooks.on_branch(emu->hooks.user, emu, (uint64_t)from, (uint64_t)to, (KitEmuEdgeKind)kind);
-}
 
 typedef struct Xlate {
   KitEmuSeam seam; /* first: the seam's callbacks take env->user as theirs */
@@ -136,13 +119,12 @@ static void store_block_pc(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t 
                KIT_CG_INTERNAL);
 }
 
-/* the function's start: the loop head, the block pc, the entry check, the
- * block-entry shim */
-static void prologue(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *insns, unsigned n) {
+/* the function's start: the loop head, the block pc, the entry check */
+static void prologue(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *insns) {
   KitCgVal cpu = x->seam.cpu;
   /* a block that leads back to its own start loops inside its function
    * (through the entry check, so signals still stop it) */
-  x->loops = x->mode == FOR_JIT_CHAIN_OUT && !emu->watch_flow && !emu->opt.single_step;
+  x->loops = x->mode == FOR_JIT_CHAIN_OUT && !emu->opt.single_step;
   if (x->loops) {
     x->head = kit_cg_block_new(b->m, b->f);
     x->head_pc = insns[0].pc;
@@ -151,11 +133,6 @@ static void prologue(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedIns
   }
   store_block_pc(emu, b, cpu, insns[0].pc);
   if (x->mode >= FOR_JIT_CHAIN_IN) kit_emu_emit_entry_check(emu, b, cpu, insns[0].pc);
-  if (emu->hooks.on_block_entry) {
-    KitCgType bt[2] = {KIT_CG_I64, KIT_CG_I32};
-    KitCgVal ba[2] = {kit_cg_iconst(b, KIT_CG_I64, insns[0].pc), kit_cg_iconst(b, KIT_CG_I32, n)};
-    kit_emu_call_helper(b, "kit_emu_tool_block_entry", KIT_CG_VOID, bt, ba, 2);
-  }
 }
 
 /* a region's blocks (kit_emu_region) are lifted one after the other, each
@@ -176,30 +153,131 @@ static unsigned region_members(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *
   return k;
 }
 
-/* the arch's lift of seq, with the retire shim after each instruction when
- * a tool wants it; the next pc in *next */
-static bool lift_seq(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned sn, KitCgVal *next) {
-  KitEmuSeam *sp = &x->seam;
-  const KitEmuToolHooks *h = &emu->hooks;
-  if (!(h->on_insn_retire && h->want_insn_retire)) return emu->arch->lift(&sp->env, b, sp->cpu, seq, sn, next) >= 0;
-  for (unsigned i = 0; i < sn; i++) {
-    if (emu->arch->lift(&sp->env, b, sp->cpu, &seq[i], 1, next) < 0) return false;
-    KitCgType rt[1] = {KIT_CG_PTR};
-    KitCgVal ra[1] = {kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
-                                  kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)&seq[i]))};
-    kit_emu_call_helper(b, "kit_emu_tool_insn_retire", KIT_CG_VOID, rt, ra, 1);
-  }
-  return true;
+/* ---- the tools' instrumentation (instrument.c's records) as code ------------------------- */
+
+static KitCgVal const_ptr(KitCgBuilder *b, const void *p) {
+  return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
 }
 
-/* the block's end: the branch shim, then the exits */
+static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l) {
+  if (!l->n) return;
+  KitCgType pt[1] = {KIT_CG_PTR};
+  KitCgVal a[1] = {const_ptr(b, l)};
+  kit_emu_call_helper(b, helper, KIT_CG_VOID, pt, a, 1);
+}
+
+/* an inline op: no call */
+static void inline_op(KitCgBuilder *b, uint64_t *addr, uint8_t op, uint64_t imm) {
+  KitCgVal p = const_ptr(b, addr), v = kit_cg_iconst(b, KIT_CG_I64, imm);
+  if (op == KIT_EMU_INLINE_ADD) v = kit_cg_binop(b, KIT_CG_OP_ADD, kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL), v);
+  kit_cg_store(b, v, p, 8, KIT_CG_INTERNAL);
+}
+
+/* conditional callbacks: the compare inline, the call only when it holds */
+static void cond_calls(KitCgBuilder *b, const KitEmuCbList *l) {
+  static const KitCgPred pred[] = {KIT_CG_EQ, KIT_CG_NE, KIT_CG_ULT, KIT_CG_ULE, KIT_CG_UGT, KIT_CG_UGE};
+  for (uint32_t i = 0; i < l->n; i++) {
+    const KitEmuCb *c = &l->cb[i];
+    KitCgVal v = kit_cg_load(b, KIT_CG_I64, const_ptr(b, c->addr), 8, KIT_CG_INTERNAL);
+    KitCgVal hit = kit_cg_cmp(b, pred[c->op], v, kit_cg_iconst(b, KIT_CG_I64, c->imm));
+    KitCgBlkId call = kit_cg_block_new(b->m, b->f), on = kit_cg_block_new(b->m, b->f);
+    kit_cg_condbr(b, hit, call, on);
+    kit_cg_builder_at(b, call);
+    KitCgType pt[1] = {KIT_CG_PTR};
+    KitCgVal a[1] = {const_ptr(b, c)};
+    kit_emu_call_helper(b, "kit_emu_tool_cond", KIT_CG_VOID, pt, a, 1);
+    kit_cg_br(b, on);
+    kit_cg_builder_at(b, on);
+  }
+}
+
+/* a block's entry (of a trace's or region's blocks, each one's): its inline
+ * ops, its instructions' ADDs summed per counter (taken back on a fault:
+ * kit_emu_instr_fault), its conditional and plain callbacks */
+static void tb_entry(KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
+  const KitEmuTbRec *r = seq[i].instr->tb;
+  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(b, r->inl.cb[k].addr, r->inl.cb[k].op, r->inl.cb[k].imm);
+  struct {
+    uint64_t *addr, sum;
+  } acc[16];
+  unsigned nacc = 0;
+  for (unsigned j = i; j < sn && j < i + r->ninsns; j++) {
+    const KitEmuInstr *e = seq[j].instr;
+    if (!e || e->tb != r || !e->has_add) continue;
+    for (uint32_t k = 0; k < e->inl.n; k++) {
+      const KitEmuCb *c = &e->inl.cb[k];
+      if (c->op != KIT_EMU_INLINE_ADD) continue;
+      unsigned a = 0;
+      while (a < nacc && acc[a].addr != c->addr) a++;
+      if (a == nacc) {
+        if (nacc == 16) { /* more counters than that: the rest one by one */
+          inline_op(b, c->addr, KIT_EMU_INLINE_ADD, c->imm);
+          continue;
+        }
+        acc[nacc++] = (typeof(acc[0])){c->addr, 0};
+      }
+      acc[a].sum += c->imm;
+    }
+  }
+  for (unsigned a = 0; a < nacc; a++) inline_op(b, acc[a].addr, KIT_EMU_INLINE_ADD, acc[a].sum);
+  cond_calls(b, &r->cond);
+  call_list(b, "kit_emu_tool_exec", &r->exec);
+}
+
+static bool instr_before(const KitDecodedInsn *seq, unsigned i) {
+  const KitEmuInstr *e = seq[i].instr;
+  if (!e) return false;
+  if (e->index == 0 || e->exec.n || e->cond.n) return true;
+  for (uint32_t k = 0; k < e->inl.n; k++)
+    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) return true;
+  return false;
+}
+
+/* before instruction i: its block's entry when it starts one, then its own
+ * stores, conditional and plain callbacks (the CPU state flushed, pc = it) */
+static void emit_before(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
+  const KitEmuInstr *e = seq[i].instr;
+  kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, seq[i].pc), x->seam.cpu, 8, KIT_CG_INTERNAL);
+  if (e->index == 0) tb_entry(b, seq, i, sn);
+  for (uint32_t k = 0; k < e->inl.n; k++)
+    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(b, e->inl.cb[k].addr, e->inl.cb[k].op, e->inl.cb[k].imm);
+  cond_calls(b, &e->cond);
+  call_list(b, "kit_emu_tool_exec", &e->exec);
+}
+
+static bool lift_run(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned n, KitCgVal *next) {
+  x->seam.insns = seq, x->seam.ninsns = n;
+  return emu->arch->lift(&x->seam.env, b, x->seam.cpu, seq, n, next) >= 0;
+}
+
+/* the arch's lift of seq, split where a tool's instrumentation goes between
+ * instructions; the next pc in *next */
+static bool lift_seq(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned sn, KitCgVal *next) {
+  unsigned start = 0;
+  for (unsigned i = 0; i < sn; i++) {
+    const KitEmuInstr *e = seq[i].instr;
+    if (!e) continue;
+    if (instr_before(seq, i)) {
+      if (i > start && !lift_run(emu, x, b, seq + start, i - start, next)) return false;
+      start = i;
+      emit_before(x, b, seq, i, sn);
+    }
+    if (e->regw.n) { /* after it: the registers it wrote, flushed */
+      if (!lift_run(emu, x, b, seq + start, i + 1 - start, next)) return false;
+      start = i + 1;
+      call_list(b, "kit_emu_tool_regw", &e->regw);
+    }
+  }
+  return start == sn || lift_run(emu, x, b, seq + start, sn - start, next);
+}
+
+/* the block's end: the tools' edge callbacks, then the exits */
 static bool epilogue(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal next, const KitDecodedInsn *last, FILE *err) {
-  if ((last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET)) &&
-      kit_emu_wants_edge(emu, kit_emu_edge_kind(last->flags))) {
-    KitCgType bt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I32};
-    KitCgVal ba[3] = {kit_cg_iconst(b, KIT_CG_I64, last->pc), next,
-                      kit_cg_iconst(b, KIT_CG_I32, (uint64_t)kit_emu_edge_kind(last->flags))};
-    kit_emu_call_helper(b, "kit_emu_tool_branch", KIT_CG_VOID, bt, ba, 3);
+  const KitEmuInstr *e = last->instr;
+  if (e && e->index + 1 == e->tb->ninsns && e->tb->edge.n) {
+    KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
+    KitCgVal a[2] = {const_ptr(b, &e->tb->edge), next};
+    kit_emu_call_helper(b, "kit_emu_tool_edge", KIT_CG_VOID, pt, a, 2);
   }
   if (x->mode != FOR_JIT_CHAIN_OUT) {
     kit_cg_ret(b, next);
@@ -235,11 +313,17 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_cg_builder_init(&b, m, f);
   kit_cg_builder_at(&b, kit_cg_block_new(m, f));
   b.loc = (KitCgLoc){.pc = insns[0].pc};
+  if (kit_emu_instr_replaced(emu, insns[0].pc)) { /* a tool's function instead of the guest's */
+    KitCgType rt[2] = {KIT_CG_PTR, KIT_CG_I64};
+    KitCgVal ra[2] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc)};
+    kit_cg_ret(&b, kit_emu_call_helper(&b, "kit_emu_tool_replaced", KIT_CG_I64, rt, ra, 2));
+    return run_passes(emu, m, f, insns[0].pc, err) ? f : NULL;
+  }
   Xlate x = {.mode = mode, .emu = emu};
   kit_emu_seam_init(&x.seam, emu, kit_cg_param(f, 0));
   x.seam.env.exit = side_exit;
   x.seam.env.pc_at_exits = mode == FOR_JIT_CHAIN_OUT;
-  prologue(emu, &x, &b, insns, n);
+  prologue(emu, &x, &b, insns);
   unsigned starts[REGION_MAX_MEMBERS + 2];
   unsigned k = region_members(&x, &b, insns, n, starts);
   for (unsigned j = 0; j < k; j++) {

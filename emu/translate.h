@@ -22,9 +22,4 @@ KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedIn
  * when the block cannot be lifted */
 bool kit_emu_block_lift(KitEmu *emu, KitEmuBlock *blk);
 
-/* tool shims lifted code calls by name */
-void kit_emu_tool_block_entry(int64_t pc, int32_t n);
-void kit_emu_tool_insn_retire(void *insn);
-void kit_emu_tool_branch(int64_t from, int64_t to, int32_t kind);
-
 #endif

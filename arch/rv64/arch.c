@@ -58,6 +58,24 @@ static const KitArchReg regs[KIT_RV64_NREGS] = {
     {"pc", KIT_RV64_REG_PC, 64, KIT_ARCH_REG_PC},
 };
 
+/* the register an instruction's format says its rd names (x or f), none for
+ * stores, branches, fences and ecall; x0 is never written */
+static unsigned insn_writes(const KitDecodedInsn *in, uint16_t *regs, unsigned max) {
+  if (!max || in->op >= RV_NOPS) return 0;
+  switch (kit_rv64_op_info[in->op].fmt) {
+  case RVF_R: case RVF_I: case RVF_SH: case RVF_U: case RVF_LD: case RVF_JAL: case RVF_CSR: case RVF_CSRI:
+  case RVF_AMO: case RVF_LR: case RVF_XF_RM: case RVF_XF: case RVF_XFF: case RVF_X1:
+    if (!in->rd) return 0;
+    regs[0] = in->rd;
+    return 1;
+  case RVF_FR: case RVF_FR_RM: case RVF_FR4: case RVF_F1_RM: case RVF_F1: case RVF_FX_RM: case RVF_FX: case RVF_FLD:
+    regs[0] = (uint16_t)(32 + in->rd);
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 const KitArch kit_arch_rv64 = {
     .name = "riscv64",
     .elf_machine = 243, /* EM_RISCV */
@@ -72,6 +90,7 @@ const KitArch kit_arch_rv64 = {
     .set_pc = set_pc,
     .retire = retire,
     .mem_addr = mem_addr,
+    .insn_writes = insn_writes,
     .regs = regs,
     .nregs = KIT_RV64_NREGS,
     .cc = {.ra = 1, .sp = 2, .fp = 8, .tp = 4, .ret = 10, .args = {10, 11, 12, 13, 14, 15, 16, 17}},

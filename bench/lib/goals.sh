@@ -112,6 +112,9 @@ goals_table() {
   b="$(beside "valgrind memcheck / gcc -O2" memcheck/gcc-tool "${emu[@]}"); $(beside "clang-16 ASan / clang-16 -O2" clang-asan/clang "${emu[@]}")"
   BESIDE=$b goal_row "kit-emu ASan time / kit-emu (static)" "<=" 2.5 emu-asan/emu-s 0 "${emu[@]}"
   goal_row "static hello start-up, kit-emu / qemu" "<=" 3.0 emu-s/qemu-s 0 hello
+  goal_row "kit-emu --tool=insncount (inline) / kit-emu (static)" "<=" 1.10 emu-insncount/emu-s 0 lua bzip2
+  goal_row "kit-emu with a call per block / kit-emu (static)" "<=" 1.5 emu-blockcb/emu-s 0 lua bzip2
+  goal_row "kit-emu with a tool that registers nothing / kit-emu (static)" "<=" 1.03 emu-nulltool/emu-s 0 lua bzip2
   b="$(beside "at -O0" kitcc-O0/clang-16-O0 compile)"
   BESIDE=$b goal_row "compile time, kitcc -O2 / clang-16 -O2 ($([ "$QUICK" = 1 ] && echo "Lua files, --quick" || echo sqlite3.c))" "<=" 1.5 kitcc-O2/clang-16-O2 0 compile
   b="$(beside "kitcc UBSan / kitcc -O2" kitcc-ubsan/kitcc lua); $(beside "clang-16 UBSan / clang-16 -O2" clang-ubsan/clang lua)"

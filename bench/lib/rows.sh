@@ -128,8 +128,21 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
   set_cmd "$wl" "$st" "$s" "$KITEMU" --sanitize=address
   ROW_REPEAT=$rep row_add "$wl" "kit-emu --sanitize=address, static" "$input" "$qref" "$tref" "$(both "$(need emu:--sanitize)" "$st_rv")" "${CMD[@]}"
   GR[$wl.emu-asan]=$LAST_ROW
+  # the tool API's costs (goals against kit-emu, static): inline counts, a
+  # call per block, a tool that registers nothing
   set_cmd "$wl" "$st" "$s" "$KITEMU" --tool=insncount
-  ROW_ONCE=$ONCE ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=insncount, static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:insncount)" "$st_rv")")" "${CMD[@]}"
+  ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=insncount, static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:insncount)" "$st_rv")")" "${CMD[@]}"
+  GR[$wl.emu-insncount]=$LAST_ROW
+  if [ "$wl" != hello ]; then
+    local ts; ts=$([ -f "$BLOCK_TOOL" ] && echo ok || echo "not built (bench/tools/block_cb_tool.c)")
+    set_cmd "$wl" "$st" "$s" "$KITEMU" --tool="$BLOCK_TOOL"
+    ROW_ERR=/dev/null ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=block_cb_tool.so (a call per block), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$ts" "$st_rv")")" "${CMD[@]}"
+    GR[$wl.emu-blockcb]=$LAST_ROW
+    ts=$([ -f "$NULL_TOOL" ] && echo ok || echo "not built (bench/tools/null_tool.c)")
+    set_cmd "$wl" "$st" "$s" "$KITEMU" --tool="$NULL_TOOL"
+    ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=null_tool.so (registers nothing), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$ts" "$st_rv")")" "${CMD[@]}"
+    GR[$wl.emu-nulltool]=$LAST_ROW
+  fi
   set_cmd "$wl" "$st" "$s" "$KITEMU" --strace
   ROW_ONCE=$ONCE ROW_ERR=/dev/null ROW_REPEAT=$rep row_add "$wl" "kit-emu --strace (to /dev/null), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:--strace)" "$st_rv")")" "${CMD[@]}"
 }

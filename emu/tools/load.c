@@ -1,7 +1,9 @@
-/* emu/tools/load.c — loading a tool from a shared object: checks its
- * kit_emu_tool_version against KIT_EMU_API_VERSION, then calls its
- * kit_emu_tool_install(emu, args). */
+/* emu/tools/load.c — loading a tool from a shared object: it exports the
+ * tool API version it was built for (kit_emu_tool_api_version) and its entry
+ * point (kit_emu_tool_main), which gets a handle registered under the file's
+ * name. */
 #include <dlfcn.h>
+#include <string.h>
 
 #include "tools.h"
 
@@ -11,19 +13,17 @@ int kit_emu_tool_load(KitEmu *emu, const char *path, const char *args, FILE *err
     fprintf(err, "kit-emu: cannot load tool %s: %s\n", path, dlerror());
     return -1;
   }
-  const uint32_t *ver = dlsym(h, "kit_emu_tool_version");
-  int (*install)(KitEmu *, const char *) = (int (*)(KitEmu *, const char *))dlsym(h, "kit_emu_tool_install");
-  if (!ver || !install) {
-    fprintf(err, "kit-emu: %s is not a kit-emu tool (kit_emu_tool_version/kit_emu_tool_install missing)\n", path);
+  const uint32_t *ver = dlsym(h, "kit_emu_tool_api_version");
+  int (*entry)(KitEmuTool *, const char *) = (int (*)(KitEmuTool *, const char *))dlsym(h, "kit_emu_tool_main");
+  if (!ver || !entry) {
+    fprintf(err, "kit-emu: %s is not a kit-emu tool (kit_emu_tool_api_version/kit_emu_tool_main missing)\n", path);
     return -1;
   }
-  if (*ver != KIT_EMU_API_VERSION) {
-    fprintf(err, "kit-emu: tool %s was built for API version %u, this kit-emu has %u\n", path, *ver,
-            KIT_EMU_API_VERSION);
-    return -1;
-  }
-  if (install(emu, args ? args : "") != 0) {
-    fprintf(err, "kit-emu: tool %s failed to install\n", path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  KitEmuTool *tool = kit_emu_tool_register(emu, base, *ver, err);
+  if (!tool) return -1;
+  if (entry(tool, args ? args : "") != 0) {
+    fprintf(err, "kit-emu: tool %s failed to start\n", path);
     return -1;
   }
   return 0;

@@ -1,5 +1,6 @@
 /* emu/tools/strace.c — --strace: one strace(1)-style line per guest system
- * call, written at syscall exit from the syscall hooks alone: decoded flags,
+ * call, written when the call returns (kit_emu_on_syscall_ret) with nothing
+ * else of the tool API: decoded flags,
  * quoted strings and buffers, errors as "-1 ENOENT (No such file or directory)". */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -155,8 +156,8 @@ static void put_arg(KitEmu *emu, char kind, const uint64_t *a, int i, int64_t re
   }
 }
 
-static void on_exit_hook(void *user, KitEmu *emu, const KitEmuSyscallRequest *req, const KitEmuSyscallResult *res) {
-  (void)user;
+static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req, int64_t ret, void *user) {
+  (void)vcpu, (void)user;
   const char *name = kit_emu_syscall_name(req->nr);
   const char *args = "xxx";
   if (name) {
@@ -170,26 +171,25 @@ static void on_exit_hook(void *user, KitEmu *emu, const KitEmuSyscallRequest *re
   }
   for (int i = 0; args[i]; i++) {
     if (i) fputs(", ", out);
-    put_arg(emu, args[i], req->args, i, res->ret);
+    put_arg(emu, args[i], req->args, i, ret);
   }
   bool is_exit = name && (!strcmp(name, "exit_group") || !strcmp(name, "exit"));
   if (is_exit) {
     fprintf(out, ") = ?\n+++ exited with %d +++\n", (int)(req->args[0] & 0xff));
-  } else if (res->ret < 0 && res->ret > -4096) {
-    int e = (int)-res->ret;
+  } else if (ret < 0 && ret > -4096) {
+    int e = (int)-ret;
     const char *en = strerrorname_np(e);
     fprintf(out, ") = -1 %s (%s)\n", en ? en : "E?", strerror(e));
   } else if (name && (!strcmp(name, "mmap") || !strcmp(name, "brk") || !strcmp(name, "mremap"))) {
-    fprintf(out, ") = %#" PRIx64 "\n", (uint64_t)res->ret);
+    fprintf(out, ") = %#" PRIx64 "\n", (uint64_t)ret);
   } else {
-    fprintf(out, ") = %" PRId64 "\n", res->ret);
+    fprintf(out, ") = %" PRId64 "\n", ret);
   }
   fflush(out);
 }
 
-int kit_emu_tool_strace_install(KitEmu *emu, FILE *o) {
-  static const KitEmuToolHooks h = {.on_syscall_exit = on_exit_hook};
+int kit_emu_tool_strace_main(KitEmuTool *tool, FILE *o) {
   out = o;
-  kit_emu_set_tool_hooks(emu, &h);
+  kit_emu_on_syscall_ret(tool, on_syscall_ret, NULL);
   return 0;
 }

@@ -52,6 +52,9 @@ typedef struct KitDecodedInsn {
   uint64_t target;     /* direct branch/jump target, 0 if none */
   uint8_t rm;          /* float rounding mode field / aq-rl bits / csr misc */
   uint16_t csr;
+  /* set by the emulator, not the decoder: what its tools asked for this
+   * instruction (NULL: nothing); copies of the instruction carry it along */
+  const struct KitEmuInstr *instr;
 } KitDecodedInsn;
 
 /* How a lifted block ends (KitLiftEnv.branch). */
@@ -189,6 +192,9 @@ typedef struct KitArch {
    * out-of-window addresses to the guard, so the host address no longer
    * says which one the guest used (docs/emu.md, "The guest window"). */
   bool (*mem_addr)(const void *cpu, const KitDecodedInsn *insn, uint64_t *addr);
+  /* The registers (get_reg numbers) insn writes, at most max into regs;
+   * returns how many (tools' register-write events). */
+  unsigned (*insn_writes)(const KitDecodedInsn *insn, uint16_t *regs, unsigned max);
 
   /* Registers for tools and gdb, and the calling convention. */
   const KitArchReg *regs;

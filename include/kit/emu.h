@@ -1,6 +1,7 @@
-/* include/kit/emu.h — the embedder and tool API of kit-emu: create an emulator
- * for a guest ELF, run it, and observe it through KitEmuToolHooks (a vtable of
- * callbacks), register access and shadow planes. Handles are opaque. */
+/* include/kit/emu.h — the embedder API of kit-emu: create an emulator for a
+ * guest ELF, run it, passes over its lifted code, register and memory
+ * access, shadow planes. Tools observe and change the guest through
+ * include/kit/emu_tool.h. Handles are opaque. */
 #ifndef KIT_EMU_H
 #define KIT_EMU_H
 
@@ -15,72 +16,11 @@
 extern "C" {
 #endif
 
-/* Bumped on any incompatible change of this header. A loadable tool exports
- * `uint32_t kit_emu_tool_version = KIT_EMU_API_VERSION;` and
- * `int kit_emu_tool_install(KitEmu *, const char *args);` */
-#define KIT_EMU_API_VERSION 2u /* 2: KitEmuToolHooks.on_block_fault */
-
 typedef struct KitEmu KitEmu;
 typedef struct KitEmuShadowPlane KitEmuShadowPlane;
 
-/* on_branch fires once per executed block that ends in a control transfer
- * (a block ending at the size limit, or in ecall/ebreak/fence.i, does not) */
-typedef enum KitEmuEdgeKind {
-  KIT_EMU_EDGE_CALL, /* KIT_DECODE_CALL */
-  KIT_EMU_EDGE_RET,  /* KIT_DECODE_RET */
-  KIT_EMU_EDGE_JUMP, /* KIT_DECODE_JUMP */
-  KIT_EMU_EDGE_COND, /* KIT_DECODE_BRANCH, taken or not */
-  KIT_EMU_EDGE_OTHER /* not produced by riscv64; for arches with other transfers */
-} KitEmuEdgeKind;
-
-typedef enum KitEmuToolVerdict { KIT_EMU_TOOL_ALLOW = 0, KIT_EMU_TOOL_DENY = 1 } KitEmuToolVerdict;
-
-/* guest page permissions (on_map, on_protect) */
+/* guest page permissions */
 enum { KIT_EMU_PROT_READ = 1, KIT_EMU_PROT_WRITE = 2, KIT_EMU_PROT_EXEC = 4 };
-
-typedef struct KitEmuSyscallRequest {
-  uint64_t nr;      /* Linux riscv64 (asm-generic) number */
-  uint64_t args[6];
-  uint64_t pc;      /* guest pc of the ecall */
-} KitEmuSyscallRequest;
-
-typedef struct KitEmuSyscallResult {
-  int64_t ret;      /* what the guest sees in a0: >= 0 or -errno */
-} KitEmuSyscallResult;
-
-/* Hooks receive `user` first. A NULL hook is not observed and costs nothing
- * in translated code (the shim that calls it is not emitted). Hooks that
- * change what is translated (block/insn/branch/memory) must be set before
- * kit_emu_run, or the translation cache is flushed when they change. */
-typedef struct KitEmuToolHooks {
-  void (*on_block_entry)(void *user, KitEmu *emu, uint64_t block_pc, uint32_t guest_insn_count);
-  void (*on_insn_retire)(void *user, KitEmu *emu, uint64_t guest_pc, const KitDecodedInsn *insn);
-  void (*on_branch)(void *user, KitEmu *emu, uint64_t from_pc, uint64_t to_pc, KitEmuEdgeKind kind);
-  /* host_ptr is the resolved host address after the window check, NULL when
-   * the address is outside the guest window. DENY turns the access into a
-   * guest SIGSEGV at guest_pc. */
-  KitEmuToolVerdict (*on_mem_access)(void *user, KitEmu *emu, uint64_t addr, uint32_t size, bool is_write,
-                                     void *host_ptr, uint64_t guest_pc);
-  void (*on_map)(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms);
-  void (*on_unmap)(void *user, KitEmu *emu, uint64_t va, uint64_t len);
-  void (*on_protect)(void *user, KitEmu *emu, uint64_t va, uint64_t len, uint8_t perms);
-  void (*on_syscall_entry)(void *user, KitEmu *emu, const KitEmuSyscallRequest *req);
-  void (*on_syscall_exit)(void *user, KitEmu *emu, const KitEmuSyscallRequest *req,
-                          const KitEmuSyscallResult *res);
-  /* The guest process is ending: status as a shell would see it (exit code,
-   * or 128+sig before a fatal signal's default action). Tools write their
-   * results here. Also runs in fork children when they end. */
-  void (*on_exit)(void *user, KitEmu *emu, int status);
-  /* A load or store faulted in the block last announced by on_block_entry:
-   * only its first `retired` instructions retired (not the faulting one nor
-   * those after it). Tools that count at block entry take back the rest. */
-  void (*on_block_fault)(void *user, KitEmu *emu, uint64_t block_pc, uint32_t retired);
-  void *user;
-  bool tool_requires_dispatch; /* turns block chaining off */
-  bool want_insn_retire;       /* emit on_insn_retire shims (costly) */
-  uint32_t branch_kinds;       /* the edges on_branch is for: bits 1u << KitEmuEdgeKind; 0 = all (blocks
-                                  skip the call for the others: ASan's stack wants calls and returns) */
-} KitEmuToolHooks;
 
 typedef enum KitEmuTier { KIT_EMU_TIER_INTERP = 0, KIT_EMU_TIER_JIT = 1, KIT_EMU_TIER_AUTO = 2 } KitEmuTier;
 
@@ -147,15 +87,7 @@ typedef struct KitEmuStats {
 } KitEmuStats;
 void kit_emu_get_stats(KitEmu *emu, KitEmuStats *out);
 
-/* Install (copy) the hooks; NULL removes them. Flushes translated code when
- * the set of translation-time hooks changes. */
-void kit_emu_set_tool_hooks(KitEmu *emu, const KitEmuToolHooks *hooks);
-/* pcs where a translation must start a block of its own, because a pass
- * treats the block there specially (ASan replaces libc functions at their
- * entry): superblocks, traces and regions never take them in */
-void kit_emu_set_block_starts(KitEmu *emu, bool (*is_start)(void *user, uint64_t pc), void *user);
-
-/* Guest CPU access for tools, valid inside any hook. Register numbering is the
+/* Guest CPU access, valid inside any tool callback. Register numbering is the
  * arch's: kit_emu_arch(emu)->regs names each register (and its group), ->cc
  * says which ones the calling convention uses (riscv64: x0..x31 = 0..31,
  * f0..f31 = 32..63, fcsr = 64, pc = 65). */
@@ -183,16 +115,6 @@ uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n);
  * table, then the guest arch's own calls), NULL if the emulator does not
  * know it. */
 const char *kit_emu_syscall_name(uint64_t nr);
-
-/* Helpers that lifted code calls (see include/kit/arch.h); resolvable by name
- * through kit_emu_resolve. */
-int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next);
-int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next);
-int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next);
-int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next);
-/* The KitCgResolver for translated blocks (emu helpers, tool shims, then the
- * arch helpers through the process's symbols). */
-void *kit_emu_resolve(void *user, const char *name);
 
 #ifdef __cplusplus
 }

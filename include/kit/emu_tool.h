@@ -234,6 +234,7 @@ typedef struct KitEmuSignal {
   int signo, code;
   uint64_t addr, pc;
   bool fatal;         /* no handler: the default action ends the guest */
+  uint64_t handler;   /* where the guest's handler starts (0 when fatal) */
 } KitEmuSignal;
 typedef void (*KitEmuSignalCb)(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *user);
 void kit_emu_on_signal(KitEmuTool *tool, KitEmuSignalCb cb, void *user);

@@ -21,6 +21,7 @@ STAGES = [
     ("aspace", ["aspace.h", "aspace.c"]),
     ("base", ["internal.h", "base.c", "rlimits.h", "rlimits.c"]),
     ("load", ["loader.h", "loader.c"]),
+    ("instrument", ["instrument.h", "instrument.c", "modules.h", "modules.c"]),
     ("cache", ["tcache.h", "tcache.c"]),
     ("blocks", ["blocks.h", "blocks.c"]),
     ("translate", ["seam.h", "seam.c", "chain.h", "chain.c", "translate.h", "translate.c"]),
@@ -79,8 +80,11 @@ def check_includes(emu_dir, errors):
 
 
 def public_api(src):
-    text = open(os.path.join(src, "include", "kit", "emu.h"), encoding="utf-8").read()
-    return set(re.findall(r"\b(kit_emu_\w+)\s*\(", text))
+    names = set()
+    for h in ("emu.h", "emu_tool.h"):  # the embedder API and the tool API
+        text = open(os.path.join(src, "include", "kit", h), encoding="utf-8").read()
+        names |= set(re.findall(r"\b(kit_emu_\w+)\s*\(", text))
+    return names
 
 
 def check_symbols(lib, api, errors):

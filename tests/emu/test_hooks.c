@@ -1,8 +1,14 @@
-/* tests/emu/test_hooks.c — runs a guest under a test tool and checks that each
- * hook fires exactly as often as it should, in tier 0, tier 1 and step mode:
- * block entries' instruction counts = instruction retires, the same count in
- * every mode, branch kinds, syscall entry/exit pairs, map events, a memory
- * DENY that becomes a guest SIGSEGV, and a shadow plane that tracks mappings. */
+/* tests/emu/test_hooks.c — runs a guest under test tools on the tool API
+ * (include/kit/emu_tool.h) and checks that every callback fires exactly as
+ * often as it should, in tier 0, the baseline tier, LLVM (tier 1), tier 2,
+ * chained, unchained and single-step mode: instruction callbacks = inline
+ * instruction counts (less the faulting store), block callbacks = inline
+ * block counts, the same instruction count in every mode, exit edges by
+ * kind, a conditional callback exactly once, register writes with the
+ * values the registers hold, system call entry/exit pairs and a call a tool
+ * answers itself, map events, a memory DENY that becomes a guest SIGSEGV
+ * with the value the store would write, two tools at once, and a tool that
+ * detaches itself midway. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,77 +17,136 @@
 
 #include <cmocka.h>
 
-#include "kit/emu.h"
+#include "kit/emu_tool.h"
 
 static const char *guest;
 
 typedef struct Counts {
-  uint64_t blocks, block_insns, retires, branches, calls, rets, conds, sys_in, sys_out, maps, loads, stores;
-  uint64_t denied, multi_insn_blocks, shadow_ok, shadow_missing;
+  uint64_t blocks, block_insns, insn_cbs, calls, rets, conds, jumps, sys_in, sys_out, maps, loads, stores;
+  uint64_t denied, denied_value, regw, regw_bad, cond_fires, multi_insn_blocks, shadow_ok, shadow_missing;
+  uint64_t inl_insns, inl_blocks, other_insns, late_blocks, detach_at, answered;
   KitEmuStats stats;
   KitEmuShadowPlane *plane;
+  KitEmuTool *late;
 } Counts;
 
-static void on_block(void *u, KitEmu *e, uint64_t pc, uint32_t n) {
-  Counts *c = u;
-  (void)pc;
-  c->blocks++;
-  c->block_insns += n;
-  if (n > 1) c->multi_insn_blocks++;
+static Counts c;
+static KitEmuScoreboard *board;
+
+static void on_block(KitEmu *e, unsigned vcpu, void *u) {
+  uintptr_t n = (uintptr_t)u;
+  assert_int_equal(vcpu, 0);
+  c.blocks++;
+  c.block_insns += n;
+  if (n > 1) c.multi_insn_blocks++;
   assert_true(kit_emu_get_pc(e) != 0);
 }
-static void on_retire(void *u, KitEmu *e, uint64_t pc, const KitDecodedInsn *in) {
-  Counts *c = u;
-  (void)e;
-  assert_int_equal(pc, in->pc);
-  c->retires++;
+static void on_insn(KitEmu *e, unsigned vcpu, void *u) {
+  (void)vcpu;
+  assert_int_equal(kit_emu_get_pc(e), (uint64_t)(uintptr_t)u); /* the pc is the instruction's */
+  c.insn_cbs++;
 }
-static void on_branch(void *u, KitEmu *e, uint64_t from, uint64_t to, KitEmuEdgeKind k) {
-  Counts *c = u;
-  (void)e, (void)from, (void)to;
-  c->branches++;
-  c->calls += k == KIT_EMU_EDGE_CALL;
-  c->rets += k == KIT_EMU_EDGE_RET;
-  c->conds += k == KIT_EMU_EDGE_COND;
+static void on_edge(KitEmu *e, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge k, void *u) {
+  (void)e, (void)vcpu, (void)from, (void)to, (void)u;
+  c.calls += k == KIT_EMU_EDGE_CALL;
+  c.rets += k == KIT_EMU_EDGE_RET;
+  c.conds += k == KIT_EMU_EDGE_COND;
+  c.jumps += k == KIT_EMU_EDGE_JUMP;
 }
-static KitEmuToolVerdict on_mem(void *u, KitEmu *e, uint64_t addr, uint32_t size, bool w, void *host, uint64_t pc) {
-  Counts *c = u;
-  (void)e, (void)pc;
-  if (w) c->stores++;
-  else c->loads++;
-  if (w && addr == 0x1000000008 && c->denied == 0) {
-    c->denied++;
-    return KIT_EMU_TOOL_DENY;
+static void on_regw(KitEmu *e, unsigned vcpu, uint64_t pc, unsigned reg, uint64_t v, void *u) {
+  (void)vcpu, (void)pc, (void)u;
+  c.regw++;
+  size_t n;
+  const KitArchReg *regs = kit_emu_regs(e, &n);
+  for (size_t i = 0; i < n; i++)
+    if (regs[i].num == reg && kit_emu_reg_read(e, &regs[i]) != v) c.regw_bad++;
+}
+static void on_cond(KitEmu *e, unsigned vcpu, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  c.cond_fires++;
+}
+static KitEmuVerdict on_mem(KitEmu *e, unsigned vcpu, const KitEmuMemAccess *a, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  if (a->is_store) c.stores++;
+  else c.loads++;
+  if (a->is_store && a->addr == 0x1000000008 && c.denied == 0) {
+    c.denied++;
+    c.denied_value = a->value;
+    return KIT_EMU_DENY;
   }
-  if (host && c->plane) {
-    uint8_t *s = kit_emu_shadow_for(c->plane, addr, size);
+  if (a->addr < (1ull << 38) && c.plane) {
+    uint8_t *s = kit_emu_shadow_for(c.plane, a->addr, a->size);
     if (s) {
-      if (w) *s = 1;
-      c->shadow_ok++;
+      if (a->is_store) *s = 1;
+      c.shadow_ok++;
     } else {
-      c->shadow_missing++;
+      c.shadow_missing++;
     }
   }
-  return KIT_EMU_TOOL_ALLOW;
+  return KIT_EMU_ALLOW;
 }
-static void on_sys_in(void *u, KitEmu *e, const KitEmuSyscallRequest *r) {
-  (void)e, (void)r;
-  ((Counts *)u)->sys_in++;
-}
-static void on_sys_out(void *u, KitEmu *e, const KitEmuSyscallRequest *r, const KitEmuSyscallResult *res) {
-  (void)e, (void)r, (void)res;
-  ((Counts *)u)->sys_out++;
-}
-static void on_map(void *u, KitEmu *e, uint64_t va, uint64_t len, uint8_t perms) {
-  Counts *c = u;
-  (void)e, (void)perms;
-  c->maps++;
-  if (c->plane) {
-    uint8_t *s = kit_emu_shadow_for(c->plane, va, len);
-    assert_non_null(s);
-    assert_int_equal(s[0], 0);
-    assert_int_equal(s[len - 1], 0);
+static bool on_sys_in(KitEmu *e, unsigned vcpu, KitEmuSyscall *sc, int64_t *ret, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  c.sys_in++;
+  if (sc->nr == 172 /* getpid */) { /* answered here: the guest checks it sees 4242 */
+    *ret = 4242;
+    c.answered++;
+    return true;
   }
+  return false;
+}
+static void on_sys_out(KitEmu *e, unsigned vcpu, const KitEmuSyscall *sc, int64_t ret, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  if (sc->nr == 172) assert_int_equal(ret, 4242);
+  c.sys_out++;
+}
+static void on_map(KitEmu *e, const KitEmuMapping *m, void *u) {
+  (void)e, (void)u;
+  c.maps++;
+  if (c.plane) {
+    uint8_t *s = kit_emu_shadow_for(c.plane, m->va, m->len);
+    assert_non_null(s);
+  }
+}
+
+typedef struct Want {
+  bool insn_cbs, mem, regw;
+} Want;
+static Want want;
+
+static void on_tb(KitEmuTool *t, KitEmuTb *tb, void *u) {
+  (void)t, (void)u;
+  size_t n = kit_emu_tb_n_insns(tb);
+  kit_emu_tb_exec_cb(tb, on_block, (void *)(uintptr_t)n);
+  kit_emu_tb_inline(tb, KIT_EMU_INLINE_ADD, kit_emu_u64_per_thread(board, 8), 1);
+  kit_emu_tb_cond_cb(tb, on_cond, KIT_EMU_COND_EQ, kit_emu_u64_per_thread(board, 8), 1000, NULL);
+  kit_emu_tb_edge_cb(tb, on_edge, NULL);
+  for (size_t i = 0; i < n; i++) {
+    KitEmuInsn *in = kit_emu_tb_insn(tb, i);
+    assert_non_null(kit_emu_insn_disas(in));
+    kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, kit_emu_u64_per_thread(board, 0), 1);
+    if (want.insn_cbs) kit_emu_insn_exec_cb(in, on_insn, (void *)(uintptr_t)kit_emu_insn_pc(in));
+    if (want.mem) kit_emu_insn_mem_cb(in, on_mem, KIT_EMU_MEM_RW, NULL);
+    if (want.regw) kit_emu_insn_regw_cb(in, on_regw, NULL);
+  }
+}
+
+/* a second tool: instructions counted by its own inline adds */
+static uint64_t other;
+static void on_tb_other(KitEmuTool *t, KitEmuTb *tb, void *u) {
+  (void)t, (void)u;
+  for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++)
+    kit_emu_insn_inline(kit_emu_tb_insn(tb, i), KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&other), 1);
+}
+
+/* a third tool that leaves after 500 blocks, from its own callback */
+static void late_block(KitEmu *e, unsigned vcpu, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  if (++c.late_blocks == c.detach_at) kit_emu_tool_detach(c.late);
+}
+static void on_tb_late(KitEmuTool *t, KitEmuTb *tb, void *u) {
+  (void)t, (void)u;
+  kit_emu_tb_exec_cb(tb, late_block, NULL);
 }
 
 /* a pass that counts blocks and checks it sees the block function's shape */
@@ -95,132 +160,190 @@ static int count_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   return 0;
 }
 
-static bool requires_dispatch; /* the tool asks for every block through the dispatcher */
-static bool chain;             /* KitEmuOptions.chain */
+typedef struct Mode {
+  KitEmuTier tier;
+  bool step, chain, no_baseline, detach;
+  uint32_t jit_threshold;
+  const char *repeat; /* REPEAT for the guest's hot loop */
+} Mode;
 
-static Counts run(KitEmuTier tier, bool step, bool retire, bool mem) {
-  Counts c;
+static Counts run(Mode m) {
   memset(&c, 0, sizeof c);
-  KitEmuOptions opt = {.tier = tier, .single_step = step, .chain = chain};
+  other = 0;
+  KitEmuOptions opt = {.tier = m.tier, .single_step = m.step, .chain = m.chain, .no_baseline = m.no_baseline,
+                       .jit_threshold = m.jit_threshold};
   char *argv[] = {(char *)guest, NULL};
-  char *envp[] = {"A=1", NULL};
+  char rep[32];
+  snprintf(rep, sizeof rep, "REPEAT=%s", m.repeat ? m.repeat : "1");
+  char *envp[] = {"A=1", rep, NULL};
   KitEmu *emu = kit_emu_new(&opt, 1, argv, envp, stderr);
   assert_non_null(emu);
-  KitEmuToolHooks h = {.on_block_entry = on_block, .on_branch = on_branch, .on_syscall_entry = on_sys_in,
-                       .on_syscall_exit = on_sys_out, .on_map = on_map, .user = &c,
-                       .on_insn_retire = retire ? on_retire : NULL, .want_insn_retire = retire,
-                       .on_mem_access = mem ? on_mem : NULL, .tool_requires_dispatch = requires_dispatch};
-  if (mem) c.plane = kit_emu_shadow_register(emu, "test", 8);
+  KitEmuTool *t = kit_emu_tool_register(emu, "test", KIT_EMU_TOOL_API_VERSION, stderr);
+  assert_non_null(t);
+  board = kit_emu_scoreboard_new(t, 16);
+  assert_non_null(board);
+  kit_emu_on_tb_trans(t, on_tb, NULL);
+  kit_emu_on_syscall(t, on_sys_in, NULL);
+  kit_emu_on_syscall_ret(t, on_sys_out, NULL);
+  kit_emu_on_map(t, on_map, NULL);
+  KitEmuTool *o = kit_emu_tool_register(emu, "other", KIT_EMU_TOOL_API_VERSION, stderr);
+  kit_emu_on_tb_trans(o, on_tb_other, NULL);
+  if (m.detach) {
+    c.late = kit_emu_tool_register(emu, "late", KIT_EMU_TOOL_API_VERSION, stderr);
+    c.detach_at = 500;
+    kit_emu_on_tb_trans(c.late, on_tb_late, NULL);
+  }
+  if (want.mem) c.plane = kit_emu_shadow_register(emu, "test", 8);
   pass_calls = 0;
   assert_int_equal(kit_emu_add_pass(emu, count_pass, NULL), 0);
-  kit_emu_set_tool_hooks(emu, &h);
-  assert_int_equal(kit_emu_run(emu), 0);
+  assert_int_equal(kit_emu_run(emu), 0); /* the guest saw getpid() == 4242 */
   kit_emu_get_stats(emu, &c.stats);
-  /* every lift for the interpreter and every LLVM re-lift went through the
-   * pipeline; under auto, the baseline compiler's lifts too */
-  if (tier == KIT_EMU_TIER_AUTO) /* a batch may be dropped by an invalidation and re-lifted */
+  c.inl_insns = kit_emu_u64_sum(kit_emu_u64_per_thread(board, 0));
+  c.inl_blocks = kit_emu_u64_sum(kit_emu_u64_per_thread(board, 8));
+  c.other_insns = other;
+  if (m.tier == KIT_EMU_TIER_AUTO) /* a batch may be dropped by an invalidation and re-lifted */
     assert_true(pass_calls >= c.stats.tier0_lifts + c.stats.blocks_jitted + c.stats.blocks_baseline);
   else
     assert_int_equal(pass_calls, c.stats.tier0_lifts + c.stats.blocks_jitted);
-  /* the interpreter lifts only the blocks it runs: none when LLVM compiles each first */
-  if (tier == KIT_EMU_TIER_JIT) assert_int_equal(c.stats.tier0_lifts, 0);
-  if (tier == KIT_EMU_TIER_INTERP) assert_int_equal(c.stats.tier0_lifts, c.stats.blocks_translated);
+  if (m.tier == KIT_EMU_TIER_JIT) assert_int_equal(c.stats.tier0_lifts, 0);
   kit_emu_free(emu);
   return c;
 }
 
-static void check_common(const Counts *c) {
-  assert_true(c->blocks > 1000);
-  assert_true(c->branches <= c->blocks);
-  assert_true(c->calls >= 5000); /* step() is called once per collatz step */
-  assert_true(c->rets >= 5000);
-  assert_true(c->conds > 0);
-  assert_int_equal(c->sys_in, c->sys_out);
-  assert_true(c->sys_in >= 5);
-  assert_true(c->maps >= 2); /* heap growth and the fixed mmap */
+static uint64_t reference_insns;
+
+/* what holds in every mode */
+static void check_common(const Counts *k) {
+  assert_true(k->blocks > 1000);
+  assert_int_equal(k->inl_blocks, k->blocks);         /* inline block adds = block callbacks */
+  assert_int_equal(k->cond_fires, 1);                 /* the block count passes 1000 once */
+  assert_int_equal(k->other_insns, k->inl_insns);     /* two tools, the same count */
+  assert_true(k->calls >= 5000); /* step() is called once per collatz step */
+  assert_true(k->rets >= 5000);
+  assert_true(k->conds > 0);
+  assert_int_equal(k->sys_in, k->sys_out);
+  assert_true(k->sys_in >= 5);
+  assert_int_equal(k->answered, 1);
+  assert_true(k->maps >= 4); /* the initial ones, heap growth, the fixed mmap */
 }
 
-static uint64_t reference_insns;
+static void check_reference(const Counts *k) {
+  check_common(k);
+  if (reference_insns) assert_int_equal(k->inl_insns, reference_insns);
+}
 
 static void test_tier0(void **st) {
   (void)st;
-  Counts c = run(KIT_EMU_TIER_INTERP, false, true, false);
-  check_common(&c);
-  assert_int_equal(c.retires, c.block_insns);
-  assert_true(c.multi_insn_blocks > 0);
-  assert_int_equal(c.stats.blocks_jitted, 0);
-  assert_int_equal(c.stats.blocks_executed, c.blocks);
-  reference_insns = c.block_insns;
+  want = (Want){.insn_cbs = true, .regw = true};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_INTERP});
+  check_reference(&k);
+  assert_int_equal(k.insn_cbs, k.inl_insns);
+  assert_int_equal(k.block_insns, k.inl_insns);
+  assert_true(k.multi_insn_blocks > 0);
+  assert_int_equal(k.stats.blocks_jitted, 0);
+  assert_int_equal(k.stats.blocks_executed, k.blocks);
+  assert_true(k.regw > k.inl_insns / 2);
+  assert_int_equal(k.regw_bad, 0);
+  reference_insns = k.inl_insns;
 }
 
 static void test_tier1(void **st) {
   (void)st;
-  Counts c = run(KIT_EMU_TIER_JIT, false, true, false);
-  check_common(&c);
-  assert_int_equal(c.retires, c.block_insns);
-  assert_int_equal(c.block_insns, reference_insns);
-  /* every block ran as LLVM code */
-  assert_true(c.stats.blocks_jitted > 0);
-  assert_int_equal(c.stats.blocks_jitted, c.stats.blocks_translated);
-  assert_int_equal(c.stats.jit_failures, 0);
+  want = (Want){.insn_cbs = true, .regw = true};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_JIT});
+  check_reference(&k);
+  assert_int_equal(k.insn_cbs, k.inl_insns);
+  assert_int_equal(k.regw_bad, 0);
+  assert_true(k.stats.blocks_jitted > 0);
+  assert_int_equal(k.stats.blocks_jitted, k.stats.blocks_translated);
+  assert_int_equal(k.stats.jit_failures, 0);
 }
 
-static void test_auto_without_retire(void **st) {
+/* auto: the baseline compiler; without it, LLVM and tier 2 (traces and
+ * regions keep each block's instrumentation), on a longer run: the counts
+ * of tier 0 */
+static void test_auto_tiers(void **st) {
   (void)st;
-  Counts c = run(KIT_EMU_TIER_AUTO, false, false, false);
-  check_common(&c);
-  assert_int_equal(c.retires, 0);
-  assert_int_equal(c.block_insns, reference_insns);
+  want = (Want){.insn_cbs = true};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_AUTO, .chain = true});
+  check_reference(&k);
+  assert_true(k.stats.blocks_baseline > 0);
+  assert_int_equal(k.insn_cbs, k.inl_insns);
+  want = (Want){0};
+  Counts r = run((Mode){.tier = KIT_EMU_TIER_INTERP, .repeat = "40"});
+  check_common(&r);
+  Counts t = run((Mode){.tier = KIT_EMU_TIER_AUTO, .chain = true, .no_baseline = true, .jit_threshold = 20, .repeat = "40"});
+  check_common(&t);
+  assert_true(t.stats.blocks_jitted > 0);
+  assert_true(t.stats.blocks_tier2 > 0);
+  assert_int_equal(t.inl_insns, r.inl_insns);
+  assert_int_equal(t.blocks, r.blocks);
+  assert_int_equal(t.calls, r.calls);
+  assert_int_equal(t.conds, r.conds);
 }
 
 static void test_step(void **st) {
   (void)st;
-  Counts c = run(KIT_EMU_TIER_INTERP, true, true, false);
-  check_common(&c);
-  assert_int_equal(c.multi_insn_blocks, 0);
-  assert_int_equal(c.blocks, c.block_insns);
-  assert_int_equal(c.retires, c.block_insns);
-  assert_int_equal(c.block_insns, reference_insns);
+  want = (Want){.insn_cbs = true, .regw = true};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_INTERP, .step = true});
+  check_reference(&k);
+  assert_int_equal(k.multi_insn_blocks, 0);
+  assert_int_equal(k.blocks, k.inl_insns);
+  assert_int_equal(k.insn_cbs, k.inl_insns);
+  assert_int_equal(k.regw_bad, 0);
 }
 
 static void test_memory_tool(void **st) {
   (void)st;
-  Counts c = run(KIT_EMU_TIER_INTERP, false, false, true);
-  check_common(&c);
-  assert_int_equal(c.denied, 1);
-  assert_true(c.loads > 10000 && c.stores > 1000);
-  assert_true(c.shadow_ok > 10000);
-  assert_int_equal(c.shadow_missing, 0);
+  want = (Want){.insn_cbs = true, .mem = true};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_INTERP});
+  assert_int_equal(k.denied, 1);
+  assert_int_equal(k.denied_value, 5); /* watch[1] = 5 */
+  assert_true(k.loads > 1000 && k.stores > 1000); /* libc's start-up and printf; the hot loop keeps to registers */
+  assert_true(k.shadow_ok > 2000);
+  assert_int_equal(k.shadow_missing, 0);
+  /* the denied store's callback ran, the store did not retire */
+  assert_int_equal(k.insn_cbs, k.inl_insns + 1);
   /* the denied store re-runs the handler path: a few more instructions */
-  assert_true(c.block_insns >= reference_insns);
+  assert_true(k.inl_insns >= reference_insns);
   /* the same accesses, one by one, when the checked path is LLVM code */
-  Counts j = run(KIT_EMU_TIER_JIT, false, false, true);
+  Counts j = run((Mode){.tier = KIT_EMU_TIER_JIT});
   assert_int_equal(j.denied, 1);
-  assert_int_equal(j.loads, c.loads);
-  assert_int_equal(j.stores, c.stores);
-  assert_int_equal(j.block_insns, c.block_insns);
+  assert_int_equal(j.loads, k.loads);
+  assert_int_equal(j.stores, k.stores);
+  assert_int_equal(j.inl_insns, k.inl_insns);
+  assert_int_equal(j.insn_cbs, j.inl_insns + 1);
   assert_int_equal(j.shadow_missing, 0);
+  /* and in the baseline tier */
+  Counts b = run((Mode){.tier = KIT_EMU_TIER_AUTO, .jit_threshold = 1000000});
+  assert_int_equal(b.denied, 1);
+  assert_int_equal(b.stores, k.stores);
+  assert_int_equal(b.inl_insns, k.inl_insns);
 }
 
-/* chained LLVM code: the same hooks fire as often; with
- * tool_requires_dispatch every block goes through the dispatcher */
+/* chained and unchained LLVM code: the same callbacks fire as often */
 static void test_chaining(void **st) {
   (void)st;
-  chain = true;
-  Counts c = run(KIT_EMU_TIER_JIT, false, false, false);
-  check_common(&c);
-  assert_int_equal(c.block_insns, reference_insns);
-  assert_int_equal(c.stats.tier0_runs, 0);
-  assert_true(c.stats.jit_entries * 4 < c.blocks); /* most exits chained */
-  requires_dispatch = true;
-  Counts d = run(KIT_EMU_TIER_JIT, false, false, false);
-  requires_dispatch = false;
-  chain = false;
-  assert_int_equal(d.block_insns, reference_insns);
-  assert_int_equal(d.blocks, c.blocks);
-  assert_int_equal(d.branches, c.branches);
+  want = (Want){0};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_JIT, .chain = true});
+  check_reference(&k);
+  assert_int_equal(k.stats.tier0_runs, 0);
+  assert_true(k.stats.jit_entries * 4 < k.blocks); /* most exits chained */
+  Counts d = run((Mode){.tier = KIT_EMU_TIER_JIT, .chain = false});
+  check_reference(&d);
+  assert_int_equal(d.blocks, k.blocks);
+  assert_int_equal(d.calls, k.calls);
   assert_int_equal(d.stats.jit_entries, d.blocks);
-  assert_int_equal(d.stats.blocks_executed, d.blocks);
+}
+
+/* a tool that detaches itself: its callback stops at once, only its blocks
+ * go, the others count on */
+static void test_detach(void **st) {
+  (void)st;
+  want = (Want){0};
+  Counts k = run((Mode){.tier = KIT_EMU_TIER_AUTO, .chain = true, .detach = true});
+  check_reference(&k);
+  assert_int_equal(k.late_blocks, 500);
 }
 
 int main(int argc, char **argv) {
@@ -230,8 +353,9 @@ int main(int argc, char **argv) {
   }
   guest = argv[1];
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tier0), cmocka_unit_test(test_tier1), cmocka_unit_test(test_auto_without_retire),
-      cmocka_unit_test(test_step), cmocka_unit_test(test_memory_tool), cmocka_unit_test(test_chaining),
+      cmocka_unit_test(test_tier0), cmocka_unit_test(test_tier1),        cmocka_unit_test(test_auto_tiers),
+      cmocka_unit_test(test_step),  cmocka_unit_test(test_memory_tool), cmocka_unit_test(test_chaining),
+      cmocka_unit_test(test_detach),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

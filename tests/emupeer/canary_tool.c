@@ -16,7 +16,7 @@
  * stderr:
  *   emupeer-canary: ok, N bytes intact (window 0x...)
  *   emupeer-canary: CORRUPTED at host 0x... (window 0x...)
- * It sets only on_exit, so translations are the fast inline seam, exactly as
+ * It asks only for the exit event, so translations are the fast inline seam, exactly as
  * without a tool. Tool argument "selftest": corrupt one canary byte before
  * checking, to prove the check can fail. */
 #define _GNU_SOURCE
@@ -26,9 +26,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "kit/emu.h"
+#include "kit/emu_tool.h"
 
-uint32_t kit_emu_tool_version = KIT_EMU_API_VERSION;
+const uint32_t kit_emu_tool_api_version = KIT_EMU_TOOL_API_VERSION;
 
 #define WINDOW ((uint64_t)1 << 38)
 #define GUARD ((uint64_t)64 << 10)
@@ -120,7 +120,7 @@ static const char *what(int i) {
   return !side[i] ? "writable host mapping, not compared" : copy[i] ? "host mapping" : "canary";
 }
 
-static void on_end(void *u, KitEmu *e, int status) {
+static void on_end(KitEmu *e, int status, void *u) {
   (void)u, (void)e, (void)status;
   if (selftest) heap[heap_n / 2] ^= 1;
   uint8_t *bad = check_side(0);
@@ -134,7 +134,7 @@ static void on_end(void *u, KitEmu *e, int status) {
   fflush(stderr);
 }
 
-int kit_emu_tool_install(KitEmu *emu, const char *args) {
+int kit_emu_tool_main(KitEmuTool *tool, const char *args) {
   selftest = args && !strcmp(args, "selftest");
   base = find_window();
   if (!base) {
@@ -148,8 +148,7 @@ int kit_emu_tool_install(KitEmu *emu, const char *args) {
   heap = malloc(heap_n);
   if (!heap) return -1;
   fill(heap, heap_n);
-  static const KitEmuToolHooks h = {.on_exit = on_end};
-  kit_emu_set_tool_hooks(emu, &h);
+  kit_emu_on_exit(tool, on_end, NULL);
   take_copies();
   return 0;
 }
