@@ -1,8 +1,10 @@
 /* examples/tools/mem.c — guest loads and stores, counted through a memory
  * callback on every instruction (the callback sees each access with its
- * address, size and value: what a store writes, what a load reads). Like
- * QEMU's contrib/plugins/mem.c, with values.
- * Args, comma-separated: rw=r|w|rw (which accesses, default rw);
+ * address, size and value: what a store writes, what a load reads), or with
+ * "inline" by an inline add on each load and store instruction (by its
+ * class: an atomic read-modify-write counts as a store), no call and no
+ * values. Like QEMU's contrib/plugins/mem.c, with values.
+ * Args, comma-separated: inline; rw=r|w|rw (which accesses, default rw);
  * print=K (print the first K accesses); range=LO-HI (hex; print only accesses
  * whose address is in [LO, HI)); out=FILE.
  * Prints "mem: loads N stores M", after the printed accesses. */
@@ -28,6 +30,7 @@ typedef struct Access {
 
 static KitEmuScoreboard *score;
 static unsigned rw = KIT_EMU_MEM_RW;
+static bool use_inline;
 static uint64_t range_lo, range_hi = UINT64_MAX;
 static Access *printed; /* the first print_max accesses in range, kept for the report */
 static size_t print_max, n_printed;
@@ -43,10 +46,22 @@ static KitEmuVerdict on_access(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess
   return KIT_EMU_ALLOW;
 }
 
+static void count_inline(KitEmuInsn *insn) {
+  unsigned cls = kit_emu_insn_class(insn);
+  bool store = cls & KIT_EMU_INSN_STORE, load = !store && (cls & KIT_EMU_INSN_LOAD);
+  if ((store && (rw & KIT_EMU_MEM_W)) || (load && (rw & KIT_EMU_MEM_R)))
+    kit_emu_insn_inline(insn, KIT_EMU_INLINE_ADD,
+                        kit_emu_u64_per_thread(score, store ? offsetof(Counts, stores) : offsetof(Counts, loads)), 1);
+}
+
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   (void)tool, (void)user;
-  /* every instruction: the emulator calls back only for those that access memory */
-  for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++) kit_emu_insn_mem_cb(kit_emu_tb_insn(tb, i), on_access, rw, NULL);
+  for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++) {
+    KitEmuInsn *insn = kit_emu_tb_insn(tb, i);
+    /* a callback on every instruction: the emulator keeps those that access memory */
+    if (use_inline) count_inline(insn);
+    else kit_emu_insn_mem_cb(insn, on_access, rw, NULL);
+  }
 }
 
 static void on_exit_report(KitEmu *emu, int status, void *user) {
@@ -72,7 +87,8 @@ static void on_exit_report(KitEmu *emu, int status, void *user) {
 
 static int parse_arg(char *a) {
   char *end;
-  if (!strcmp(a, "rw=r")) rw = KIT_EMU_MEM_R;
+  if (!strcmp(a, "inline")) use_inline = true;
+  else if (!strcmp(a, "rw=r")) rw = KIT_EMU_MEM_R;
   else if (!strcmp(a, "rw=w")) rw = KIT_EMU_MEM_W;
   else if (!strcmp(a, "rw=rw")) rw = KIT_EMU_MEM_RW;
   else if (!strncmp(a, "print=", 6)) {
@@ -95,12 +111,16 @@ int kit_emu_tool_main(KitEmuTool *tool, const char *args) {
   char *copy = strdup(args ? args : ""), *save = NULL;
   for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
     if (parse_arg(a) < 0) {
-      fprintf(stderr, "mem: bad argument '%s' (rw=r|w|rw, print=K, range=LO-HI in hex, out=FILE)\n", a);
+      fprintf(stderr, "mem: bad argument '%s' (inline, rw=r|w|rw, print=K, range=LO-HI in hex, out=FILE)\n", a);
       free(copy);
       return 1;
     }
   }
   free(copy);
+  if (use_inline && print_max) {
+    fprintf(stderr, "mem: inline counts have no accesses to print (drop print= or inline)\n");
+    return 1;
+  }
   if (print_max && !(printed = calloc(print_max, sizeof *printed))) return 1;
   score = kit_emu_scoreboard_new(tool, sizeof(Counts));
   if (!score) return 1;
