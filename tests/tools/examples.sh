@@ -4,9 +4,9 @@
 # kit-emu-tool) and checked against independent counts on a guest that knows
 # its own numbers (examples_guest.c): bb and insn against --tool=insncount,
 # syscall against --strace, mem against the guest's stores, hotblocks against
-# its hot loop, howvec against insncount and the system calls made. Then
-# three tools at once with --sanitize=address and --strace give the numbers
-# each gives alone under --sanitize=address.
+# its hot loop, howvec against insncount and the system calls made; the
+# same counts in every tier; three tools at once with --sanitize=address and
+# --strace give the numbers each gives alone under --sanitize=address.
 # Usage: examples.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$1 src=$2
@@ -109,6 +109,14 @@ diff "$work/mem.expected" "$work/mem.seen" >"$work/diff" ||
   { fail "mem: the guest's $sink_n stores and loads of sink (< expected, > seen)"; head -20 "$work/diff"; }
 read -r loads stores < <(field "$work/mem.txt" 's/^mem: loads \([0-9]*\) stores \([0-9]*\)$/\1 \2/p')
 [ "${stores:-0}" -ge "$sink_n" ] && [ "${loads:-0}" -ge "$sink_n" ] || fail "mem totals: loads ${loads:-?} stores ${stores:-?}"
+mem_totals() { field "$1" 's/^mem: \(loads [0-9]* stores [0-9]*\)$/\1/p'; }
+# the callbacks see what inline adds on the load and store instructions count
+run mem_inline --tool=./mem.so,inline,out=mem_inline.txt
+same "mem inline = mem callbacks" "$(mem_totals "$work/mem_inline.txt")" "loads $loads stores $stores"
+run mem_r --tool=./mem.so,rw=r,out=mem_r.txt
+same "mem rw=r" "$(mem_totals "$work/mem_r.txt")" "loads $loads stores 0"
+run mem_w --tool=./mem.so,rw=w,out=mem_w.txt
+same "mem rw=w" "$(mem_totals "$work/mem_w.txt")" "loads 0 stores $stores"
 
 run hotblocks --tool=./hotblocks.so,out=hotblocks.txt
 read -r hot_pc hot_sym hot_insns hot_exec < <(awk '$1 == "hotblocks:" && $2 ~ /^0x/ {print $2, $3, $4, $5; exit}' "$work/hotblocks.txt")
@@ -118,6 +126,20 @@ case "${hot_sym:-}" in hot_loop+0x*) ;; *) fail "hotblocks: top block ${hot_pc:-
 
 echo "insncount $ic, syscalls $syscalls (getppid $getppid_calls), mem loads ${loads:-?} stores ${stores:-?}," \
   "hot block ${hot_pc:-?} ${hot_sym:-?} ${hot_insns:-?} insns x ${hot_exec:-?}"
+
+# ---- every tier: the interpreter, the baseline compiler, LLVM early, one instruction a block ----
+for mode in --tier=0 --tier=1 --jit-threshold=5 --single-step; do
+  m=${mode#--}
+  m=${m%%=*}
+  run "mode_$m" "$mode" --tool=insncount --tool=./bb.so,out=mode_bb.txt --tool=./insn.so,cb,out=mode_insn.txt \
+    "--tool=./mem.so,print=1000,range=$range,out=mode_mem.txt"
+  same "$mode: insncount" "$(insncount_of "$work/mode_$m.err")" "$ic"
+  same "$mode: bb insns" "$(bb_insns "$work/mode_bb.txt")" "$ic"
+  same "$mode: insn cb" "$(insn_count "$work/mode_insn.txt")" "$ic"
+  awk '$1 == "mem:" && ($2 == "store" || $2 == "load") {print $2, $4, $5, $6}' "$work/mode_mem.txt" |
+    diff -q "$work/mem.expected" - >/dev/null || fail "$mode: mem does not see the guest's stores and loads of sink"
+  same "$mode: mem totals" "$(mem_totals "$work/mode_mem.txt")" "loads $loads stores $stores"
+done
 
 # ---- arguments: a bad one is refused ---------------------------------------------------------
 (cd "$work" && "$emu" --tool=./insn.so,bogus ./guest >/dev/null 2>"$work/bad.err")
