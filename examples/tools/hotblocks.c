@@ -18,52 +18,48 @@ const uint32_t kit_emu_tool_api_version = KIT_EMU_TOOL_API_VERSION;
 typedef struct Block {
   uint64_t pc, executions;
   size_t insns;          /* of its latest translation */
-  unsigned translations;
 } Block;
 
-/* open addressing on pc; the Blocks themselves never move (generated code holds &executions) */
-static Block **table;
-static size_t table_cap, n_blocks;
-static size_t top_n = 10;
-static char *out_path;
+/* one per --tool=hotblocks.so (the same shared object can run twice) */
+typedef struct Hot {
+  Block **table;         /* open addressing on pc; a Block never moves (generated code holds &executions) */
+  size_t cap, n_blocks, top_n;
+  const char *out_path;  /* NULL: stderr */
+} Hot;
 
-static size_t slot_of(uint64_t pc, size_t cap) {
+static size_t slot_of(Block **table, size_t cap, uint64_t pc) {
   size_t i = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
   while (table[i] && table[i]->pc != pc) i = (i + 1) & (cap - 1);
   return i;
 }
 
-static int grow(void) {
-  size_t old_cap = table_cap, cap = old_cap ? old_cap * 2 : 1024;
-  Block **old = table;
-  if (!(table = calloc(cap, sizeof *table))) {
-    table = old;
-    return -1;
-  }
-  table_cap = cap;
-  for (size_t i = 0; i < old_cap; i++)
-    if (old[i]) table[slot_of(old[i]->pc, cap)] = old[i];
-  free(old);
+static int grow(Hot *h) {
+  size_t cap = h->cap ? h->cap * 2 : 1024;
+  Block **table = calloc(cap, sizeof *table);
+  if (!table) return -1;
+  for (size_t i = 0; i < h->cap; i++)
+    if (h->table[i]) table[slot_of(table, cap, h->table[i]->pc)] = h->table[i];
+  free(h->table);
+  h->table = table, h->cap = cap;
   return 0;
 }
 
-static Block *block_for(uint64_t pc) {
-  if ((n_blocks + 1) * 2 > table_cap && grow() < 0) return NULL;
-  size_t i = slot_of(pc, table_cap);
-  if (!table[i]) {
-    if (!(table[i] = calloc(1, sizeof(Block)))) return NULL;
-    table[i]->pc = pc;
-    n_blocks++;
+static Block *block_for(Hot *h, uint64_t pc) {
+  if ((h->n_blocks + 1) * 2 > h->cap && grow(h) < 0) return NULL;
+  size_t i = slot_of(h->table, h->cap, pc);
+  if (!h->table[i]) {
+    if (!(h->table[i] = calloc(1, sizeof(Block)))) return NULL;
+    h->table[i]->pc = pc;
+    h->n_blocks++;
   }
-  return table[i];
+  return h->table[i];
 }
 
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
-  (void)tool, (void)user;
-  Block *b = block_for(kit_emu_tb_pc(tb));
+  (void)tool;
+  Block *b = block_for(user, kit_emu_tb_pc(tb));
   if (!b) return;
   b->insns = kit_emu_tb_n_insns(tb);
-  b->translations++;
   kit_emu_tb_inline(tb, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&b->executions), 1);
 }
 
@@ -74,20 +70,21 @@ static int by_executions(const void *x, const void *y) {
 }
 
 static void on_exit_report(KitEmu *emu, int status, void *user) {
-  (void)status, (void)user;
-  FILE *f = out_path ? fopen(out_path, "w") : stderr;
+  (void)status;
+  Hot *h = user;
+  FILE *f = h->out_path ? fopen(h->out_path, "w") : stderr;
   if (!f) {
-    fprintf(stderr, "hotblocks: cannot write %s: %s\n", out_path, strerror(errno));
+    fprintf(stderr, "hotblocks: cannot write %s: %s\n", h->out_path, strerror(errno));
     f = stderr;
   }
-  Block **all = malloc((n_blocks ? n_blocks : 1) * sizeof *all);
+  Block **all = malloc((h->n_blocks ? h->n_blocks : 1) * sizeof *all);
   size_t n = 0;
-  for (size_t i = 0; all && i < table_cap; i++)
-    if (table[i]) all[n++] = table[i];
+  for (size_t i = 0; all && i < h->cap; i++)
+    if (h->table[i]) all[n++] = h->table[i];
   if (all) qsort(all, n, sizeof *all, by_executions);
-  fprintf(f, "hotblocks: top %zu of %zu blocks\n", n < top_n ? n : top_n, n);
+  fprintf(f, "hotblocks: top %zu of %zu blocks\n", n < h->top_n ? n : h->top_n, n);
   fprintf(f, "hotblocks: %-18s %-32s %6s %12s\n", "pc", "symbol", "insns", "executions");
-  for (size_t i = 0; all && i < n && i < top_n; i++) {
+  for (size_t i = 0; all && i < n && i < h->top_n; i++) {
     KitEmuSymbol s;
     char sym[64] = "?";
     if (kit_emu_symbolize(emu, all[i]->pc, &s) == 0 && s.function)
@@ -101,20 +98,22 @@ static void on_exit_report(KitEmu *emu, int status, void *user) {
 }
 
 int kit_emu_tool_main(KitEmuTool *tool, const char *args) {
+  Hot *h = calloc(1, sizeof *h);
   char *copy = strdup(args ? args : ""), *save = NULL, *end;
-  int rc = 0;
+  if (!h || !copy) return 1;
+  h->top_n = 10;
   for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-    if (!strncmp(a, "top=", 4) && (top_n = strtoull(a + 4, &end, 10)) > 0 && !*end) continue;
+    if (!strncmp(a, "top=", 4) && (h->top_n = strtoull(a + 4, &end, 10)) > 0 && !*end) continue;
     if (!strncmp(a, "out=", 4)) {
-      out_path = strdup(a + 4);
+      h->out_path = strdup(a + 4);
       continue;
     }
     fprintf(stderr, "hotblocks: bad argument '%s' (top=N, out=FILE)\n", a);
-    rc = 1;
+    return 1;
   }
   free(copy);
-  if (rc || grow() < 0) return 1;
-  kit_emu_on_tb_trans(tool, on_tb, NULL);
-  kit_emu_on_exit(tool, on_exit_report, NULL);
+  if (grow(h) < 0) return 1;
+  kit_emu_on_tb_trans(tool, on_tb, h);
+  kit_emu_on_exit(tool, on_exit_report, h);
   return 0;
 }

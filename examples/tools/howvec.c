@@ -24,17 +24,20 @@ typedef struct Entry {
 } Entry;
 
 enum { N_BUCKETS = 512 };
-static Entry *buckets[N_BUCKETS];
-static size_t n_entries, top_n = 20;
-static char *out_path;
+/* one per --tool=howvec.so (the same shared object can run twice) */
+typedef struct Howvec {
+  Entry *buckets[N_BUCKETS];
+  size_t n_entries, top_n;
+  const char *out_path; /* NULL: stderr */
+} Howvec;
 
 static const char *const class_names[] = {"load", "store", "atomic", "branch", "jump", "call", "ret",
                                           "indirect", "syscall", "trap", "fp", "csr", "fence"};
 
-static Entry *entry_for(unsigned cls, const char *mnemonic) {
+static Entry *entry_for(Howvec *hv, unsigned cls, const char *mnemonic) {
   unsigned h = cls * 31u;
   for (const char *p = mnemonic; *p; p++) h = h * 131u + (unsigned char)*p;
-  Entry **b = &buckets[h % N_BUCKETS];
+  Entry **b = &hv->buckets[h % N_BUCKETS];
   for (Entry *e = *b; e; e = e->next)
     if (e->cls == cls && !strcmp(e->mnemonic, mnemonic)) return e;
   Entry *e = calloc(1, sizeof *e);
@@ -43,12 +46,12 @@ static Entry *entry_for(unsigned cls, const char *mnemonic) {
   snprintf(e->mnemonic, sizeof e->mnemonic, "%s", mnemonic);
   e->next = *b;
   *b = e;
-  n_entries++;
+  hv->n_entries++;
   return e;
 }
 
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
-  (void)tool, (void)user;
+  (void)tool;
   for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++) {
     KitEmuInsn *insn = kit_emu_tb_insn(tb, i);
     const char *d = kit_emu_insn_disas(insn);
@@ -57,7 +60,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     if (n >= sizeof mnemonic) n = sizeof mnemonic - 1;
     memcpy(mnemonic, d ? d : "", n);
     mnemonic[n] = 0;
-    Entry *e = entry_for(kit_emu_insn_class(insn), n ? mnemonic : "?");
+    Entry *e = entry_for(user, kit_emu_insn_class(insn), n ? mnemonic : "?");
     if (e) kit_emu_insn_inline(insn, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&e->count), 1);
   }
 }
@@ -85,10 +88,10 @@ static int by_count(const void *x, const void *y) {
 }
 
 /* the entries summed by class (mnemonic NULL) or by mnemonic; returns the row count */
-static size_t collect(Row *rows, bool by_mnemonic) {
+static size_t collect(const Howvec *hv, Row *rows, bool by_mnemonic) {
   size_t n = 0;
   for (size_t i = 0; i < N_BUCKETS; i++)
-    for (Entry *e = buckets[i]; e; e = e->next) {
+    for (Entry *e = hv->buckets[i]; e; e = e->next) {
       size_t r = 0;
       while (r < n && (by_mnemonic ? strcmp(rows[r].mnemonic, e->mnemonic) : rows[r].cls != e->cls)) r++;
       if (r == n) rows[n++] = (Row){e->cls, by_mnemonic ? e->mnemonic : NULL, 0};
@@ -99,15 +102,16 @@ static size_t collect(Row *rows, bool by_mnemonic) {
 }
 
 static void on_exit_report(KitEmu *emu, int status, void *user) {
-  (void)emu, (void)status, (void)user;
-  FILE *f = out_path ? fopen(out_path, "w") : stderr;
+  (void)emu, (void)status;
+  Howvec *hv = user;
+  FILE *f = hv->out_path ? fopen(hv->out_path, "w") : stderr;
   if (!f) {
-    fprintf(stderr, "howvec: cannot write %s: %s\n", out_path, strerror(errno));
+    fprintf(stderr, "howvec: cannot write %s: %s\n", hv->out_path, strerror(errno));
     f = stderr;
   }
-  Row *rows = malloc((n_entries ? n_entries : 1) * sizeof *rows);
+  Row *rows = malloc((hv->n_entries ? hv->n_entries : 1) * sizeof *rows);
   if (rows) {
-    size_t n = collect(rows, false);
+    size_t n = collect(hv, rows, false);
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) total += rows[i].count;
     fprintf(f, "howvec: %" PRIu64 " instructions\n", total);
@@ -118,9 +122,9 @@ static void on_exit_report(KitEmu *emu, int status, void *user) {
       fprintf(f, "howvec: %-24s %14" PRIu64 " %6.2f%%\n", name, rows[i].count,
               total ? 100.0 * (double)rows[i].count / (double)total : 0.0);
     }
-    n = collect(rows, true);
+    n = collect(hv, rows, true);
     fprintf(f, "howvec: %-24s %14s %7s\n", "mnemonic", "executions", "share");
-    for (size_t i = 0; i < n && i < top_n; i++)
+    for (size_t i = 0; i < n && i < hv->top_n; i++)
       fprintf(f, "howvec: %-24s %14" PRIu64 " %6.2f%%\n", rows[i].mnemonic, rows[i].count,
               total ? 100.0 * (double)rows[i].count / (double)total : 0.0);
   }
@@ -130,20 +134,21 @@ static void on_exit_report(KitEmu *emu, int status, void *user) {
 }
 
 int kit_emu_tool_main(KitEmuTool *tool, const char *args) {
+  Howvec *hv = calloc(1, sizeof *hv);
   char *copy = strdup(args ? args : ""), *save = NULL, *end;
-  int rc = 0;
+  if (!hv || !copy) return 1;
+  hv->top_n = 20;
   for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-    if (!strncmp(a, "top=", 4) && (top_n = strtoull(a + 4, &end, 10)) > 0 && !*end) continue;
+    if (!strncmp(a, "top=", 4) && (hv->top_n = strtoull(a + 4, &end, 10)) > 0 && !*end) continue;
     if (!strncmp(a, "out=", 4)) {
-      out_path = strdup(a + 4);
+      hv->out_path = strdup(a + 4);
       continue;
     }
     fprintf(stderr, "howvec: bad argument '%s' (top=N, out=FILE)\n", a);
-    rc = 1;
+    return 1;
   }
   free(copy);
-  if (rc) return 1;
-  kit_emu_on_tb_trans(tool, on_tb, NULL);
-  kit_emu_on_exit(tool, on_exit_report, NULL);
+  kit_emu_on_tb_trans(tool, on_tb, hv);
+  kit_emu_on_exit(tool, on_exit_report, hv);
   return 0;
 }

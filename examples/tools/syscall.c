@@ -3,7 +3,7 @@
  * and return events; no translation-time work. Like QEMU's
  * contrib/plugins/syscall.c. Args: "out=FILE" (default stderr). Prints one
  * line per system call, most frequent first: "syscall: NAME CALLS ERRORS". */
-#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r under -std=c11 */
+#define _POSIX_C_SOURCE 200809L /* strdup under -std=c11 */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,34 +18,37 @@ typedef struct Stat {
   uint64_t nr, calls, errors;
 } Stat;
 
-static Stat *stats; /* in order of first call; a process makes few distinct calls */
-static size_t n_stats, cap_stats;
-static char *out_path;
+/* one per --tool=syscall.so (the same shared object can run twice) */
+typedef struct Sys {
+  Stat *stats;          /* in order of first call; a process makes few distinct calls */
+  size_t n, cap;
+  const char *out_path; /* NULL: stderr */
+} Sys;
 
-static Stat *stat_for(uint64_t nr) {
-  for (size_t i = 0; i < n_stats; i++)
-    if (stats[i].nr == nr) return &stats[i];
-  if (n_stats == cap_stats) {
-    size_t cap = cap_stats ? cap_stats * 2 : 64;
-    Stat *s = realloc(stats, cap * sizeof *s);
-    if (!s) return NULL;
-    stats = s, cap_stats = cap;
+static Stat *stat_for(Sys *s, uint64_t nr) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->stats[i].nr == nr) return &s->stats[i];
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    Stat *stats = realloc(s->stats, cap * sizeof *stats);
+    if (!stats) return NULL;
+    s->stats = stats, s->cap = cap;
   }
-  stats[n_stats] = (Stat){nr, 0, 0};
-  return &stats[n_stats++];
+  s->stats[s->n] = (Stat){nr, 0, 0};
+  return &s->stats[s->n++];
 }
 
 static bool on_entry(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *ret, void *user) {
-  (void)emu, (void)vcpu, (void)ret, (void)user;
-  Stat *s = stat_for(sc->nr);
-  if (s) s->calls++;
+  (void)emu, (void)vcpu, (void)ret;
+  Stat *st = stat_for(user, sc->nr);
+  if (st) st->calls++;
   return false; /* the kernel (the emulator) answers it */
 }
 
 static void on_return(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, int64_t ret, void *user) {
-  (void)emu, (void)vcpu, (void)user;
-  Stat *s = stat_for(sc->nr);
-  if (s && ret < 0 && ret >= -4095) s->errors++;
+  (void)emu, (void)vcpu;
+  Stat *st = stat_for(user, sc->nr);
+  if (st && ret < 0 && ret >= -4095) st->errors++;
 }
 
 static int by_calls(const void *x, const void *y) {
@@ -55,33 +58,36 @@ static int by_calls(const void *x, const void *y) {
 }
 
 static void on_exit_report(KitEmu *emu, int status, void *user) {
-  (void)emu, (void)status, (void)user;
-  FILE *f = out_path ? fopen(out_path, "w") : stderr;
+  (void)emu, (void)status;
+  Sys *s = user;
+  FILE *f = s->out_path ? fopen(s->out_path, "w") : stderr;
   if (!f) {
-    fprintf(stderr, "syscall: cannot write %s: %s\n", out_path, strerror(errno));
+    fprintf(stderr, "syscall: cannot write %s: %s\n", s->out_path, strerror(errno));
     f = stderr;
   }
-  qsort(stats, n_stats, sizeof *stats, by_calls);
+  qsort(s->stats, s->n, sizeof *s->stats, by_calls);
   fprintf(f, "syscall: %-24s %10s %10s\n", "name", "calls", "errors");
-  for (size_t i = 0; i < n_stats; i++) {
-    const char *name = kit_emu_syscall_name(stats[i].nr);
+  for (size_t i = 0; i < s->n; i++) {
+    const char *name = kit_emu_syscall_name(s->stats[i].nr);
     char unknown[32];
-    if (!name) snprintf(unknown, sizeof unknown, "syscall_%" PRIu64, stats[i].nr), name = unknown;
-    fprintf(f, "syscall: %-24s %10" PRIu64 " %10" PRIu64 "\n", name, stats[i].calls, stats[i].errors);
+    if (!name) snprintf(unknown, sizeof unknown, "syscall_%" PRIu64, s->stats[i].nr), name = unknown;
+    fprintf(f, "syscall: %-24s %10" PRIu64 " %10" PRIu64 "\n", name, s->stats[i].calls, s->stats[i].errors);
   }
   if (f == stderr) fflush(f);
   else fclose(f);
 }
 
 int kit_emu_tool_main(KitEmuTool *tool, const char *args) {
+  Sys *s = calloc(1, sizeof *s);
+  if (!s) return 1;
   if (args && !strncmp(args, "out=", 4)) {
-    out_path = strdup(args + 4);
+    s->out_path = strdup(args + 4);
   } else if (args && *args) {
     fprintf(stderr, "syscall: unknown argument '%s' (out=FILE)\n", args);
     return 1;
   }
-  kit_emu_on_syscall(tool, on_entry, NULL);
-  kit_emu_on_syscall_ret(tool, on_return, NULL);
-  kit_emu_on_exit(tool, on_exit_report, NULL);
+  kit_emu_on_syscall(tool, on_entry, s);
+  kit_emu_on_syscall_ret(tool, on_return, s);
+  kit_emu_on_exit(tool, on_exit_report, s);
   return 0;
 }
