@@ -5,7 +5,8 @@
 # its own numbers (examples_guest.c): bb and insn against --tool=insncount,
 # syscall against --strace, mem against the guest's stores, hotblocks against
 # its hot loop, howvec against insncount and the system calls made; the
-# same counts in every tier; three tools at once with --sanitize=address and
+# same counts in every tier; faulting loads, seen by callbacks and not by
+# inline counts; three tools at once with --sanitize=address and
 # --strace give the numbers each gives alone under --sanitize=address.
 # Usage: examples.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -43,21 +44,23 @@ done
 guest_src=$src/tests/tools/examples_guest.c
 riscv64-linux-gnu-gcc -static -O1 -o "$work/guest" "$guest_src" || { echo "FAIL: build the guest"; exit 1; }
 define() { sed -n "s/^#define $1 \([0-9a-fx]*\)u\{0,1\}\$/\1/p" "$guest_src"; }
-getppid_calls=$(define GETPPID_CALLS) close_errors=$(define CLOSE_ERRORS) sink_n=$(define SINK_N)
+getppid_calls=$(define GETPPID_CALLS) close_errors=$(define CLOSE_ERRORS) sink_n=$(define SINK_N) faults=$(define FAULTS)
 sink_base=$(define SINK_BASE) sink_step=$(define SINK_STEP) hot_iters=$(define HOT_ITERS)
 sink=$(riscv64-linux-gnu-nm "$work/guest" | awk '$3 == "sink" {print $1}')
-[ -n "$getppid_calls" ] && [ -n "$sink_step" ] && [ -n "$hot_iters" ] && [ -n "$sink" ] ||
+[ -n "$getppid_calls" ] && [ -n "$sink_step" ] && [ -n "$faults" ] && [ -n "$hot_iters" ] && [ -n "$sink" ] ||
   { echo "FAIL: the guest's numbers (defines, sink's address)"; exit 1; }
 range=$(printf '%x-%x' $((0x$sink)) $((0x$sink + 4 * sink_n)))
 
-# run NAME EMU-OPTIONS...: the guest under kit-emu; its stdout in NAME.out, stderr in NAME.err
+# run NAME EMU-OPTIONS...: the guest (with the argument $guest_arg, if set) under kit-emu; its
+# stdout in NAME.out, stderr in NAME.err
+guest_arg=
 run() {
   local name=$1
   shift
-  (cd "$work" && "$emu" "$@" ./guest >"$name.out" 2>"$name.err")
+  (cd "$work" && "$emu" "$@" ./guest $guest_arg >"$name.out" 2>"$name.err")
   local rc=$?
-  [ $rc -eq 0 ] && grep -q '^guest: ppid-sum' "$work/$name.out" ||
-    { fail "$name: kit-emu $* ./guest exited $rc"; head -5 "$work/$name.err"; }
+  [ $rc -eq 0 ] && grep -q '^guest: ' "$work/$name.out" ||
+    { fail "$name: kit-emu $* ./guest $guest_arg exited $rc"; head -5 "$work/$name.err"; }
 }
 # field FILE SED-EXPR: the first value the expression prints
 field() { sed -n "$2" "$1" | head -1; }
@@ -140,6 +143,28 @@ for mode in --tier=0 --tier=1 --jit-threshold=5 --single-step; do
     diff -q "$work/mem.expected" - >/dev/null || fail "$mode: mem does not see the guest's stores and loads of sink"
   same "$mode: mem totals" "$(mem_totals "$work/mode_mem.txt")" "loads $loads stores $stores"
 done
+
+# ---- faults: a load that faults is seen by callbacks (they run before it), not by inline
+# adds (they count what retires); the same shared object twice is two tools ---------------------
+guest_arg=faults
+for mode in --tier=auto --tier=0 --tier=1 --jit-threshold=5 --single-step; do
+  m=${mode#--}
+  m=${m%%=*}
+  run "faults_$m" "$mode" --tool=insncount --tool=./bb.so,out=f_bb.txt --tool=./insn.so,inline,out=f_inline.txt \
+    --tool=./insn.so,cb,out=f_cb.txt --tool=./mem.so,out=f_mem.txt --tool=./mem.so,inline,out=f_mem_inline.txt
+  grep -q "^guest: faults $faults " "$work/faults_$m.out" || fail "$mode: the guest did not take $faults faults"
+  fic=$(insncount_of "$work/faults_$m.err") finl=$(insn_count "$work/f_inline.txt")
+  fcb=$(insn_count "$work/f_cb.txt") fbb=$(bb_insns "$work/f_bb.txt")
+  same "$mode, faults: insn inline = insncount" "$finl" "$fic"
+  same "$mode, faults: insn cb = insn inline + $faults" "$fcb" "$((${finl:-0} + faults))"
+  read -r ml ms < <(field "$work/f_mem.txt" 's/^mem: loads \([0-9]*\) stores \([0-9]*\)$/\1 \2/p')
+  same "$mode, faults: mem callbacks = mem inline + $faults loads" "$(mem_totals "$work/f_mem_inline.txt")" \
+    "loads $((${ml:-0} - faults)) stores ${ms:-?}"
+  [ "${fbb:-0}" -ge "${fcb:-0}" ] || fail "$mode, faults: bb counts faulting blocks whole: ${fbb:-?} < ${fcb:-?}"
+  [ "$mode" = --tier=auto ] && figures="insncount and insn inline ${fic:-?}, insn cb ${fcb:-?}, bb ${fbb:-?}"
+done
+echo "faults ($faults, --tier=auto): ${figures:-?}"
+guest_arg=
 
 # ---- arguments: a bad one is refused ---------------------------------------------------------
 (cd "$work" && "$emu" --tool=./insn.so,bogus ./guest >/dev/null 2>"$work/bad.err")
