@@ -167,10 +167,17 @@ done
 echo "faults ($faults, --tier=auto): ${figures:-?}"
 guest_arg=
 
-# ---- arguments: a bad one is refused ---------------------------------------------------------
+# ---- refusals: a bad argument, a tool built for another API version ----------------------------
 (cd "$work" && "$emu" --tool=./insn.so,bogus ./guest >/dev/null 2>"$work/bad.err")
 [ $? -ne 0 ] && grep -q "insn: unknown argument 'bogus'" "$work/bad.err" ||
   { fail "a bad tool argument is refused with the tool's message"; head -3 "$work/bad.err"; }
+sed 's/^const uint32_t kit_emu_tool_api_version = KIT_EMU_TOOL_API_VERSION;/const uint32_t kit_emu_tool_api_version = 2;/' \
+  "$src/examples/tools/bb.c" >"$work/bb_v2.c"
+# shellcheck disable=SC2086 # cflags is a word list
+cc -shared -fPIC $cflags "$work/bb_v2.c" -o "$work/bb_v2.so" || fail "build bb_v2.so"
+(cd "$work" && "$emu" --tool=./bb_v2.so ./guest >/dev/null 2>"$work/v2.err")
+[ $? -ne 0 ] && [ "$(wc -l <"$work/v2.err")" -eq 1 ] && grep -q "version 2.*3" "$work/v2.err" ||
+  { fail "a tool built for API version 2 is refused in one line naming both versions"; head -3 "$work/v2.err"; }
 
 # ---- three at once, with --sanitize=address and --strace, = each alone -----------------------
 san=--sanitize=address
