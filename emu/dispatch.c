@@ -30,7 +30,7 @@ static bool instrumented_by(void *mask, const KitEmuBlock *b) {
 /* what the tools' registrations and detaches left for the cache */
 static void tools_settle(KitEmu *emu) {
   bool flush;
-  uint64_t detached, pcs[256];
+  uint64_t detached, pcs[KIT_EMU_MAX_DROP];
   unsigned npcs;
   if (!kit_emu_tools_take(emu, &flush, &detached, pcs, &npcs)) return;
   if (flush) kit_tcache_flush(emu->tc);

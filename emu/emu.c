@@ -101,6 +101,17 @@ uint64_t kit_emu_guest_map(KitEmu *emu, uint64_t len, unsigned prot) {
 
 void kit_emu_guest_unmap(KitEmu *emu, uint64_t va, uint64_t len) { kit_aspace_unmap(&emu->as, va, len); }
 
+bool kit_emu_guest_accessible(KitEmu *emu, uint64_t va, uint64_t n, unsigned prot) {
+  return va < emu->as.size && n <= emu->as.size - va && kit_aspace_check(&emu->as, va, n ? n : 1, (uint8_t)prot);
+}
+
+const char *kit_emu_exe_path(KitEmu *emu) { return emu->exe_path; }
+uint64_t kit_emu_exe_bias(KitEmu *emu) { return emu->load_bias; }
+const char *kit_emu_interp_path(KitEmu *emu, uint64_t *bias) {
+  if (bias) *bias = emu->interp_base;
+  return emu->interp_path[0] ? emu->interp_path : NULL;
+}
+
 void kit_emu_brk_range(KitEmu *emu, uint64_t *start, uint64_t *cur) {
   if (start) *start = emu->as.brk_start;
   if (cur) *cur = emu->as.brk_cur;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #define MAX_THREADS 256 /* scoreboard entries reserved per tool scoreboard */
-#define MAX_REPLACED 256
+#define MAX_REPLACED KIT_EMU_MAX_DROP
 
 struct KitEmuScoreboard {
   KitEmuTool *tool;
@@ -215,14 +215,17 @@ int kit_emu_replace_function(KitEmuTool *tool, uint64_t pc, KitEmuReplaceFn fn, 
   for (unsigned i = 0; i < ts->nrepl; i++)
     if (ts->repl[i].pc == pc) return ts->repl[i].tool == tool ? (ts->repl[i].fn = fn, ts->repl[i].user = user, 0) : -1;
   if (ts->nrepl == MAX_REPLACED) return -1;
-  ts->repl[ts->nrepl++] = (Replaced){pc, tool, fn, user};
+  /* the JIT worker reads the table: the entry is whole before the count says so */
+  ts->repl[ts->nrepl] = (Replaced){pc, tool, fn, user};
+  __atomic_store_n(&ts->nrepl, ts->nrepl + 1, __ATOMIC_RELEASE);
   drop_pc(tool->emu, pc);
   return 0;
 }
 
 static const Replaced *replaced_at(const KitEmu *emu, uint64_t pc) {
   const struct KitEmuTools *ts = emu->tools;
-  for (unsigned i = 0; ts && i < ts->nrepl; i++)
+  unsigned n = ts ? __atomic_load_n(&ts->nrepl, __ATOMIC_ACQUIRE) : 0;
+  for (unsigned i = 0; i < n; i++)
     if (ts->repl[i].pc == pc && ts->repl[i].tool->active) return &ts->repl[i];
   return NULL;
 }
@@ -604,10 +607,11 @@ void *kit_emu_tool_mem(void *cpu, const KitEmuCbList *l, int64_t addr, int32_t s
   bool store = (size_store >> 16) & 1, has_value = (size_store >> 17) & 1;
   void *host = (uint64_t)addr < emu->as.size ? kit_aspace_host(&emu->as, (uint64_t)addr) : NULL;
   KitEmuMemAccess a = {.pc = l->pc, .addr = (uint64_t)addr, .size = size, .is_store = store};
-  if (store) {
-    a.has_value = has_value;
+  if (store && has_value) {
+    a.has_value = true;
     a.value = (uint64_t)value;
   } else if (host && size <= 8 && kit_aspace_check(&emu->as, (uint64_t)addr, size, KIT_EMU_PROT_READ)) {
+    /* a load's value, or an atomic's (what the memory holds before it) */
     uint64_t v = 0;
     memcpy(&v, host, size);
     a.value = v;

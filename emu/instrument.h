@@ -82,7 +82,8 @@ void *kit_emu_instr_resolve(const KitEmu *emu, const char *name);
 /* What the translation cache must drop since the last call (the dispatcher
  * does it between blocks, when emu->tools_pending): everything (flush), the
  * blocks of the tools in detached (kit_emu_instr_tools), the blocks at pcs
- * (MAX 256). False when nothing. */
+ * (at most KIT_EMU_MAX_DROP). False when nothing. */
+#define KIT_EMU_MAX_DROP 1024
 bool kit_emu_tools_take(KitEmu *emu, bool *flush, uint64_t *detached, uint64_t *pcs, unsigned *npcs);
 
 /* helpers generated code calls by name */

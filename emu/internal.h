@@ -57,6 +57,7 @@ struct KitEmu {
   /* the loaded program */
   char exe_path[4096];
   char sysroot[4096];
+  char interp_path[8192]; /* the dynamic linker loaded, "" for a static program */
   uint64_t entry, interp_base, phdr, phnum, load_bias;
   uint64_t sigreturn_tramp; /* guest page holding the arch's sigreturn code */
 

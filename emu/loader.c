@@ -279,6 +279,7 @@ int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err) {
       return -1;
     }
     if (load_image(emu, path, true, &interp, err) < 0) return -1;
+    if (!realpath(path, emu->interp_path)) snprintf(emu->interp_path, sizeof emu->interp_path, "%s", path);
     emu->interp_base = interp.bias;
     emu->entry = interp.entry;
   }

@@ -7,7 +7,7 @@
 
 #include "kit/emu.h"
 #include "kit/passes.h"
-#include "san.h"
+#include "tools/asan/asan.h"
 #include "tools/tools.h"
 
 extern char **environ;

@@ -2,8 +2,9 @@
 # scripts/demo.sh — the main demo (README.md): builds kit, then shows one heap
 # bug (examples/heap-overflow.c) caught twice with the same report: compiled
 # by `kitcc -fsanitize=address` and run natively, then built by a stock
-# riscv64-linux-gnu-gcc and run under `kit-emu --sanitize=address`. Ends with
-# the CG demo (one CG program through the interpreter, the JIT and an object).
+# riscv64-linux-gnu-gcc and run under `kit-emu --sanitize=address`; then
+# several kit-emu tools at once (one built against the installed kit through
+# pkg-config); ends with the CG demo (one CG program through the interpreter, the JIT and an object).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -21,6 +22,17 @@ echo "== $src built by riscv64-linux-gnu-gcc -g -O0, run by kit-emu --sanitize=a
 riscv64-linux-gnu-gcc -g -O0 -static -o "$tmp/heap-overflow.rv64" "$src"
 rc=0; build/bin/kit-emu --sanitize=address "$tmp/heap-overflow.rv64" || rc=$?
 echo "(exit $rc: the same report, with guest addresses and the guest's DWARF)"
+
+echo
+echo "== several kit-emu tools at once on the tool API (docs/tools.md): ASan, --strace, the built-in"
+echo "   insncount and examples/tools/hotblocks.c built against the installed kit with pkg-config"
+cmake --install build --prefix "$tmp/kit" >/dev/null
+cc -O2 -shared -fPIC $(PKG_CONFIG_PATH="$tmp/kit/lib/pkgconfig" pkg-config --cflags kit-emu-tool) \
+  -o "$tmp/hotblocks.so" examples/tools/hotblocks.c
+riscv64-linux-gnu-gcc -O2 -static -o "$tmp/hello.rv64" tests/emu/guest/hello.c
+rc=0; build/bin/kit-emu --sanitize=address --strace --tool=insncount --tool="$tmp/hotblocks.so,top=3" \
+  "$tmp/hello.rv64" || rc=$?
+echo "(exit $rc: the guest's own status)"
 
 echo
 demo=examples/demo.cg

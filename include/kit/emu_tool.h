@@ -53,7 +53,8 @@ typedef struct KitEmuScoreboard KitEmuScoreboard;
  * every block (blocks translated before did not ask the new tool). */
 #define KIT_EMU_MAX_TOOLS 32
 KitEmuTool *kit_emu_tool_register(KitEmu *emu, const char *name, uint32_t version, FILE *err);
-/* Remove the tool: its callbacks stop at once; the blocks it instrumented
+/* Remove the tool: its event callbacks stop at once, its execution callbacks
+ * with the block running now; the blocks it instrumented
  * (only those) are retranslated before they run again; its scoreboards stay
  * readable until kit_emu_free. Safe inside the tool's own callbacks. */
 void kit_emu_tool_detach(KitEmuTool *tool);
@@ -160,8 +161,9 @@ void kit_emu_insn_cond_cb(KitEmuInsn *insn, KitEmuExecCb cb, KitEmuCond cond, Ki
 
 /* Memory callbacks: before each load or store of the instruction that rw
  * selects. value is what a store writes, or what a load reads (the memory's
- * contents before it); has_value is false for an access that does not fit
- * in 8 bytes. DENY makes the access a guest SIGSEGV at the instruction (its
+ * contents before it); an atomic read-modify-write is one access, a store,
+ * whose value is the memory's contents before it; has_value is false for an
+ * access wider than 8 bytes or from memory that cannot be read. DENY makes the access a guest SIGSEGV at the instruction (its
  * address as si_addr): nothing is written, nothing after it runs. Several
  * tools: the first DENY wins, later tools do not see the access. */
 enum { KIT_EMU_MEM_R = 1, KIT_EMU_MEM_W = 2, KIT_EMU_MEM_RW = 3 };
@@ -305,6 +307,14 @@ void kit_emu_guest_window(KitEmu *emu, uint8_t **base, uint64_t *size, uint64_t 
  * returns its guest address, or 0. */
 uint64_t kit_emu_guest_map(KitEmu *emu, uint64_t len, unsigned prot);
 void kit_emu_guest_unmap(KitEmu *emu, uint64_t va, uint64_t len);
+/* is every byte of guest [va, va+n) mapped with all of prot (KIT_EMU_PROT_*)? */
+bool kit_emu_guest_accessible(KitEmu *emu, uint64_t va, uint64_t n, unsigned prot);
+/* the guest program's path (the executable loaded), its dynamic linker's
+ * path and load bias (NULL and 0 for a static program), the executable's
+ * load bias */
+const char *kit_emu_exe_path(KitEmu *emu);
+const char *kit_emu_interp_path(KitEmu *emu, uint64_t *bias);
+uint64_t kit_emu_exe_bias(KitEmu *emu);
 /* The guest memory map now: calls cb for every mapping in address order. */
 void kit_emu_mappings(KitEmu *emu, KitEmuMapCb cb, void *user);
 /* where the guest's heap (brk) lies now */

@@ -1,10 +1,10 @@
-/* emu/san_cov.c — kit-emu --sanitize=coverage: counts executions of every
+/* emu/tools/asan/cov.c — kit-emu --sanitize=coverage: counts executions of every
  * guest block of the executable (an inline add in the block's code, no
  * call: every tier counts) and at guest exit writes the blocks of the main executable as a
  * kit-cov range file ("kit-cov ranges v1", then module-relative
  * "START END COUNT" lines; docs/coverage.md), which `kit-cov PROGRAM FILE`
  * turns into lcov line and function coverage. */
-#include "san.h"
+#include "asan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -56,7 +56,7 @@ void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi) {
   exe_lo = lo;
   exe_hi = hi;
   /* module-relative, as sancov: from the page of the lowest PT_LOAD */
-  exe_bias = lo & ~(KIT_EMU_PAGE - 1);
+  exe_bias = lo & ~(uint64_t)4095;
   /* once, large enough for every block of the executable (counters are
    * addresses in the generated code: the table never moves) */
   cap = 4096;
@@ -68,8 +68,8 @@ void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi) {
 void kit_emu_cov_write(KitEmu *emu) {
   const char *dir = getenv("KIT_COVERAGE_DIR");
   if (!dir || !dir[0]) dir = kit_san_opts.coverage_dir[0] ? kit_san_opts.coverage_dir : ".";
-  const char *base = strrchr(emu->exe_path, '/');
-  base = base ? base + 1 : emu->exe_path;
+  const char *base = strrchr(kit_emu_exe_path(emu), '/');
+  base = base ? base + 1 : kit_emu_exe_path(emu);
   char path[8192];
   snprintf(path, sizeof path, "%s/%s.%d.ranges", dir, base, (int)getpid());
   FILE *f = fopen(path, "w");
@@ -77,7 +77,7 @@ void kit_emu_cov_write(KitEmu *emu) {
     fprintf(stderr, "kit-emu: cannot write the coverage file %s\n", path);
     return;
   }
-  fprintf(f, "kit-cov ranges v1\n# %s, blocks executed under kit-emu\n", emu->exe_path);
+  fprintf(f, "kit-cov ranges v1\n# %s, blocks executed under kit-emu\n", kit_emu_exe_path(emu));
   size_t n = 0;
   for (size_t i = 0; i < cap; i++)
     if (tab[i].pc) {

@@ -1,12 +1,13 @@
-/* emu/san.h — kit-emu's AddressSanitizer mode (--sanitize=address): what
- * emu/san.c (install, shadow, hooks, the pass over lifted blocks, report entry
- * points) and emu/san_elf.c (guest ELF modules and the libc functions the
- * runtime replaces) share. */
-#ifndef KIT_EMU_SAN_H
-#define KIT_EMU_SAN_H
+/* emu/tools/asan/asan.h — kit-emu's AddressSanitizer (--sanitize=address) and
+ * block coverage (--sanitize=coverage), a built-in tool on the public tool
+ * API: what asan.c (install, shadow, the pass over lifted blocks, report entry
+ * points, replaced functions), elf.c (guest ELF modules and the libc
+ * functions the runtime replaces) and cov.c share. */
+#ifndef KIT_EMU_ASAN_H
+#define KIT_EMU_ASAN_H
 
-#include "internal.h"
 #include "guest.h"
+#include "kit/emu_tool.h"
 
 /* Turns the sanitizers on for this emulator (before kit_emu_run). address:
  * shadow, runtime, hooks, the ASan pass; recover: bad accesses report and
@@ -15,16 +16,18 @@
  * Returns 0, or -1 with a message on err. */
 int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, FILE *err);
 
-/* san_cov.c: count the blocks of [lo, hi) (the executable); write at exit */
+/* cov.c: count the blocks of [lo, hi) (the executable); write at exit */
 void kit_emu_cov_init(KitEmu *emu, uint64_t lo, uint64_t hi);
 void kit_emu_cov_install(KitEmuTool *tool);
 void kit_emu_cov_write(KitEmu *emu);
 
-/* san_elf.c: register an ELF file mapped at bias (its symbols, DWARF and the
+/* elf.c: register an ELF file mapped at bias (its symbols, DWARF and the
  * libc functions to replace); the executable, its interpreter, libraries. */
 void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp);
 /* the replaced function at guest address pc, KIT_GFN_NONE if none */
 KitGuestFn kit_emu_san_intercepted(uint64_t pc);
+/* asan.c: have the block at pc run the runtime's fn instead of the guest's */
+void kit_emu_san_replace(uint64_t pc, KitGuestFn fn);
 /* pc lies in the dynamic linker */
 bool kit_emu_san_in_interp(uint64_t pc);
 /* the executable's load range (set by its kit_emu_san_add_elf) */

@@ -1,17 +1,17 @@
-/* emu/san.c — kit-emu --sanitize=address: the guest shadow (a host mapping
+/* emu/tools/asan/asan.c — kit-emu --sanitize=address, a tool on the public
+ * tool API (include/kit/emu_tool.h): the guest shadow (a host mapping
  * outside the guest window, one byte per 8 guest bytes), the runtime core with
  * its guest glue, the ASan pass over every lifted block in emulator config
  * (guest shadow mapping, guest addresses, no stack or global redzones), the
  * report entry points lifted code calls (they read the guest pc the memory
  * seam stores), the replaced libc functions, the shadow call stack kept from
  * call/return edges, and at the end the SEGV report or the leak check. */
-#include "san.h"
-#include "helpers.h"
-#include "seam.h"
+#include "asan.h"
 
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,23 +23,27 @@ static uint8_t *shadow;
 static uint64_t window; /* the guest window's size (RLIMIT_AS may make it smaller than 2^38) */
 static KitAsanConfig asan_cfg;
 static bool fatal_reports; /* without --sanitize-recover=address a bad access ends the guest */
+static KitEmu *the_emu;    /* report entry points and replaced functions are called without it */
+static KitEmuTool *the_tool;
+static uint64_t fatal_addr; /* si_addr of the signal that ends the guest */
+
+static uint64_t reg(KitEmu *emu, unsigned role) { return kit_emu_reg_read(emu, kit_emu_reg_role(emu, role)); }
 
 /* ---- guest memory for the runtime ------------------------------------------------- */
 
 static uintptr_t pages_map(void *ctx, size_t size) {
   KitEmu *emu = ctx;
-  int64_t va = kit_aspace_map(&emu->as, 0, size, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE, 0, -1, 0);
-  return va < 0 ? 0 : (uintptr_t)va;
+  return (uintptr_t)kit_emu_guest_map(emu, size, KIT_EMU_PROT_READ | KIT_EMU_PROT_WRITE);
 }
 
 static void pages_unmap(void *ctx, uintptr_t addr, size_t size) {
   KitEmu *emu = ctx;
-  kit_aspace_unmap(&emu->as, addr, size);
+  kit_emu_guest_unmap(emu, addr, size);
 }
 
 static bool accessible(void *ctx, uintptr_t addr, size_t n, bool write) {
   KitEmu *emu = ctx;
-  return addr < emu->as.size && kit_aspace_check(&emu->as, addr, n, write ? KIT_EMU_PROT_WRITE : KIT_EMU_PROT_READ);
+  return kit_emu_guest_accessible(emu, addr, n, write ? KIT_EMU_PROT_WRITE : KIT_EMU_PROT_READ);
 }
 
 /* fresh or dropped guest memory is addressable: its shadow is zero */
@@ -63,27 +67,29 @@ static void shadow_clear(uint64_t va, uint64_t len) {
  * cannot be read or do not decode */
 static bool decode_guest(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
   uint8_t bytes[16] = {0};
-  unsigned max = emu->arch->max_insn_len < sizeof bytes ? emu->arch->max_insn_len : sizeof bytes;
-  unsigned got = kit_aspace_read(&emu->as, pc, bytes, max) == 0 ? max : 0;
-  while (got < max && kit_aspace_read(&emu->as, pc + got, bytes + got, 1) == 0) got++; /* at a page's end */
+  const KitArch *arch = kit_emu_arch(emu);
+  unsigned max = arch->max_insn_len < sizeof bytes ? arch->max_insn_len : sizeof bytes;
+  unsigned got = kit_emu_read_mem(emu, pc, bytes, max) == 0 ? max : 0;
+  while (got < max && kit_emu_read_mem(emu, pc + got, bytes + got, 1) == 0) got++; /* at a page's end */
   memset(in, 0, sizeof *in);
-  return got && emu->arch->decode(bytes, got, pc, in) != 0;
+  return got && arch->decode(bytes, got, pc, in) != 0;
 }
 
 /* where a call at pc returns to: the instruction after it, which the call
  * has just written to the link register (on every call edge: decoding is
  * only for calls that link elsewhere) */
 static uint64_t return_addr(KitEmu *emu, uint64_t pc) {
-  uint64_t link = kit_emu_get_reg(emu, KIT_EMU_REG(emu, ra));
-  if (link > pc && link - pc <= emu->arch->max_insn_len) return link;
+  uint64_t link = reg(emu, KIT_EMU_ROLE_RA);
+  unsigned max = kit_emu_arch(emu)->max_insn_len;
+  if (link > pc && link - pc <= max) return link;
   KitDecodedInsn in;
-  return pc + (decode_guest(emu, pc, &in) ? in.len : emu->arch->max_insn_len);
+  return pc + (decode_guest(emu, pc, &in) ? in.len : max);
 }
 
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
   (void)vcpu, (void)user;
   if (kind == KIT_EMU_EDGE_CALL) {
-    uint64_t sp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp));
+    uint64_t sp = reg(emu, KIT_EMU_ROLE_SP);
     /* frames below the caller's sp were left without a return (longjmp) */
     kit_guest_frames_unwind_to(sp);
     kit_guest_frames_call(return_addr(emu, from), sp);
@@ -103,7 +109,7 @@ static void on_map(KitEmu *emu, const KitEmuMapping *m, void *user) {
   (void)user, (void)emu;
   shadow_clear(m->va, m->len);
   /* a library the dynamic linker maps: the file from offset 0 */
-  if (m->kind == KIT_EMU_MAPPING_FILE && m->offset == 0 && strcmp(m->path, emu->exe_path))
+  if (m->kind == KIT_EMU_MAPPING_FILE && m->offset == 0 && strcmp(m->path, kit_emu_exe_path(emu)))
     kit_emu_san_add_elf(emu, m->path, m->va, false);
 }
 
@@ -114,30 +120,41 @@ static void on_unmap(KitEmu *emu, uint64_t va, uint64_t len, void *user) {
 
 static bool is_store(KitEmu *emu, uint64_t pc) {
   /* a jump to a page that cannot run faulted on the fetch, a read */
-  if (!kit_aspace_check(&emu->as, pc, 1, KIT_EMU_PROT_EXEC)) return false;
+  if (!kit_emu_guest_accessible(emu, pc, 1, KIT_EMU_PROT_EXEC)) return false;
   KitDecodedInsn in;
   if (!decode_guest(emu, pc, &in)) return false;
   return (in.flags & KIT_DECODE_MEM_STORE) || ((in.flags & KIT_DECODE_ATOMIC) && in.rd == 0);
 }
 
+/* the end of the mapping that holds *(uint64_t *)user (the stack pointer) */
+static void stack_end(KitEmu *emu, const KitEmuMapping *m, void *user) {
+  (void)emu;
+  uint64_t *sp_end = user;
+  if (m->va <= sp_end[0] && sp_end[0] < m->va + m->len) sp_end[1] = m->va + m->len;
+}
+
 static void lsan_at_exit(KitEmu *emu) {
   KitGuestRange roots[160];
   size_t n = kit_emu_san_data_ranges(roots, 128);
-  uint64_t sp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp));
-  const KitEmuRegion *r = kit_aspace_find(&emu->as, sp);
-  if (r) roots[n++] = (KitGuestRange){sp, r->end};
-  if (emu->as.brk_cur > emu->as.brk_start) roots[n++] = (KitGuestRange){emu->as.brk_start, emu->as.brk_cur};
+  uint64_t sp_end[2] = {reg(emu, KIT_EMU_ROLE_SP), 0};
+  kit_emu_mappings(emu, stack_end, sp_end);
+  if (sp_end[1]) roots[n++] = (KitGuestRange){sp_end[0], sp_end[1]};
+  uint64_t brk_start, brk_cur;
+  kit_emu_brk_range(emu, &brk_start, &brk_cur);
+  if (brk_cur > brk_start) roots[n++] = (KitGuestRange){brk_start, brk_cur};
   /* the thread's static TLS and its thread descriptor (pthread_setspecific
    * values) around tp: a dynamic binary's dynamic linker keeps them in an
    * anonymous mapping of its own, no segment of a module. TLS variant I:
    * the descriptor lies below tp, the modules' blocks above it; glibc's
    * surplus and descriptor are under a page each. */
-  uint64_t tp = kit_emu_get_reg(emu, KIT_EMU_REG(emu, tp));
+  uint64_t tp = reg(emu, KIT_EMU_ROLE_TP);
   if (tp > 4096) roots[n++] = (KitGuestRange){tp - 4096, tp + kit_emu_san_tls_bytes() + 4096};
   uint64_t regs[64]; /* the integer registers may hold pointers */
   size_t nregs = 0;
-  for (unsigned i = 0; i < emu->arch->nregs && nregs < 64; i++)
-    if (emu->arch->regs[i].group == KIT_ARCH_REG_INT) regs[nregs++] = kit_emu_get_reg(emu, emu->arch->regs[i].num);
+  size_t nr;
+  const KitArchReg *all = kit_emu_regs(emu, &nr);
+  for (size_t i = 0; i < nr && nregs < 64; i++)
+    if (all[i].group == KIT_ARCH_REG_INT) regs[nregs++] = kit_emu_reg_read(emu, &all[i]);
   if (kit_guest_lsan_check(roots, n, regs, nregs) > 0) {
     fflush(NULL);
     _exit(kit_san_opts.exitcode);
@@ -147,8 +164,7 @@ static void lsan_at_exit(KitEmu *emu) {
 static void asan_at_exit(KitEmu *emu, int status) {
   if ((status == 128 + SIGSEGV && kit_san_opts.handle_segv) || (status == 128 + SIGBUS && kit_san_opts.handle_sigbus)) {
     uint64_t pc = kit_emu_get_pc(emu);
-    kit_guest_report_segv(pc, kit_emu_get_reg(emu, KIT_EMU_REG(emu, fp)), kit_emu_get_reg(emu, KIT_EMU_REG(emu, sp)),
-                          emu->fault_addr,
+    kit_guest_report_segv(pc, reg(emu, KIT_EMU_ROLE_FP), reg(emu, KIT_EMU_ROLE_SP), fatal_addr,
                           is_store(emu, pc));
   }
   if (status < 128 && kit_san_opts.detect_leaks && kit_san_opts.leak_check_at_exit) lsan_at_exit(emu);
@@ -157,9 +173,9 @@ static void asan_at_exit(KitEmu *emu, int status) {
 /* ---- report entry points lifted code calls ----------------------------------------------- */
 
 /* the seam stores the instruction's pc before each access it emits */
-#define GPC() kit_emu_get_pc(kit_emu_current)
-#define GBP() kit_emu_get_reg(kit_emu_current, KIT_EMU_REG(kit_emu_current, fp))
-#define GSP() kit_emu_get_reg(kit_emu_current, KIT_EMU_REG(kit_emu_current, sp))
+#define GPC() kit_emu_get_pc(the_emu)
+#define GBP() reg(the_emu, KIT_EMU_ROLE_FP)
+#define GSP() reg(the_emu, KIT_EMU_ROLE_SP)
 
 #define REPORT(n)                                                                                        \
   static void report_load##n(uint64_t a) { kit_guest_report_access(GPC(), GBP(), GSP(), a, n, false, fatal_reports); } \
@@ -174,22 +190,23 @@ static void report_store_n(uint64_t a, uint64_t n) { kit_guest_report_access(GPC
 static void check_loadN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), GBP(), GSP(), a, n, false, fatal_reports); }
 static void check_storeN(uint64_t a, uint64_t n) { kit_guest_check_range(GPC(), GBP(), GSP(), a, n, true, fatal_reports); }
 
-/* A replaced libc function: the block at its entry calls this instead of the
- * guest's code; the first four arguments in, the result out, back to the
- * return address (the calling convention's registers). */
-static int64_t san_call(void *cpu, int64_t pc) {
-  KitEmu *emu = kit_emu_current;
-  const KitArch *ar = emu->arch;
+/* A replaced libc function (kit_emu_replace_function; user: its KitGuestFn):
+ * the first four arguments in, the result out, back to the return address
+ * (the calling convention's registers). The pc is the function's entry, so
+ * a fault inside (strlen(NULL)) is the replaced function's: frame #0 names it. */
+static uint64_t san_call(KitEmu *emu, unsigned vcpu, uint64_t pc, void *user) {
+  (void)vcpu;
   uint64_t a[4];
-  for (unsigned i = 0; i < 4; i++) a[i] = ar->get_reg(cpu, ar->cc.args[i]);
-  uint64_t ra = ar->get_reg(cpu, ar->cc.ra);
-  /* a fault inside (strlen(NULL)) is the replaced function's: frame #0 names it */
-  ar->set_pc(cpu, (uint64_t)pc);
-  uint64_t r = kit_guest_call(kit_emu_san_intercepted((uint64_t)pc), (uintptr_t)pc, ra, a);
-  ar->set_reg(cpu, ar->cc.ret, r);
+  for (unsigned i = 0; i < 4; i++) a[i] = reg(emu, KIT_EMU_ROLE_ARG0 + i);
+  uint64_t ra = reg(emu, KIT_EMU_ROLE_RA);
+  uint64_t r = kit_guest_call((KitGuestFn)(uintptr_t)user, (uintptr_t)pc, ra, a);
+  kit_emu_reg_write(emu, kit_emu_reg_role(emu, KIT_EMU_ROLE_RET), r);
   kit_guest_frames_ret(ra);
-  ar->set_pc(cpu, ra);
-  return (int64_t)ra;
+  return ra;
+}
+
+void kit_emu_san_replace(uint64_t pc, KitGuestFn fn) {
+  if (the_tool) kit_emu_replace_function(the_tool, pc, san_call, (void *)(uintptr_t)fn);
 }
 
 static const struct {
@@ -203,7 +220,6 @@ static const struct {
     {"__asan_report_load16_noabort", (void *)report_load16}, {"__asan_report_store16_noabort", (void *)report_store16},
     {"__asan_report_load_n_noabort", (void *)report_load_n}, {"__asan_report_store_n_noabort", (void *)report_store_n},
     {"__asan_loadN_noabort", (void *)check_loadN},           {"__asan_storeN_noabort", (void *)check_storeN},
-    {"kit_emu_san_call", (void *)san_call},
 };
 
 static void *san_resolve(const char *name) {
@@ -214,35 +230,18 @@ static void *san_resolve(const char *name) {
 
 /* ---- the pass over lifted blocks ------------------------------------------------------------ */
 
-/* the block at a replaced function's entry becomes `ret kit_emu_san_call(cpu, pc)` */
-static void replace_body(KitCgModule *m, KitCgFunc *f, uint64_t pc) {
-  f->nblocks = 1;
-  f->blocks[0].ninsts = 0;
-  KitCgBuilder b;
-  kit_cg_builder_init(&b, m, f);
-  kit_cg_builder_at(&b, 0);
-  b.loc = (KitCgLoc){.pc = pc};
-  KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-  KitCgFunc *callee = kit_cg_func_declare(m, "kit_emu_san_call", KIT_CG_I64, pt, 2, false);
-  KitCgVal args[2] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, pc)};
-  kit_cg_ret(&b, kit_cg_call(&b, callee->sym, KIT_CG_I64, args, 2));
-}
-
-/* where the pass below looks at the block's own pc: replaced functions, the
- * dynamic linker's code (superblocks and regions must not take them in) */
+/* where the pass below looks at the block's own pc: the dynamic linker's
+ * code (superblocks and regions must not take it in; replaced functions
+ * are block starts of the emulator's own) */
 static bool pass_start(void *user, uint64_t pc) {
   (void)user;
-  return kit_emu_san_intercepted(pc) != KIT_GFN_NONE || kit_emu_san_in_interp(pc);
+  return kit_emu_san_in_interp(pc);
 }
 
 static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   (void)user;
   const char *name = kit_cg_func_name(m, f);
   uint64_t pc = strncmp(name, "emu_block_", 10) ? 0 : strtoull(name + 10, NULL, 16);
-  if (pc && kit_emu_san_intercepted(pc) != KIT_GFN_NONE) {
-    replace_body(m, f, pc);
-    return 0;
-  }
   /* ld.so is never instrumented natively either; its private word-at-a-time
    * string routines (not exported, so not replaced) read past heap strings */
   if (kit_emu_san_in_interp(pc)) return 0;
@@ -250,38 +249,29 @@ static int san_pass(void *user, KitCgModule *m, KitCgFunc *f) {
   return kit_asan_run_func(m, f, &asan_cfg);
 }
 
+/* the instruction of b's current block that defines v, or NULL */
+static const KitCgInst *def_here(KitCgBuilder *b, KitCgVal v) {
+  const KitCgBlock *bl = &b->f->blocks[b->blk];
+  for (uint32_t i = bl->ninsts; i--;)
+    if (bl->insts[i].id == v) return &bl->insts[i];
+  return NULL;
+}
+
+static uint8_t *window_base;
+
 /* guest address = host pointer - guest_base */
 static KitCgVal guest_addr(void *user, KitCgBuilder *b, KitCgVal ptr) {
-  KitEmu *emu = user;
-  /* the seam's window base + (clamped) guest address: that address */
-  const KitCgInst *pa = kit_emu_def_here(b, ptr);
-  const KitCgInst *base = pa && pa->op == KIT_CG_OP_PTRADD ? kit_emu_def_here(b, pa->args[0]) : NULL;
-  const KitCgInst *k = base && base->op == KIT_CG_OP_INTTOPTR ? kit_emu_def_here(b, base->args[0]) : NULL;
-  if (k && k->op == KIT_CG_OP_CONST && k->imm == (uint64_t)(uintptr_t)emu->as.base) return pa->args[1];
+  (void)user;
+  /* the memory seam's window base + (clamped) guest address: that address */
+  const KitCgInst *pa = def_here(b, ptr);
+  const KitCgInst *base = pa && pa->op == KIT_CG_OP_PTRADD ? def_here(b, pa->args[0]) : NULL;
+  const KitCgInst *k = base && base->op == KIT_CG_OP_INTTOPTR ? def_here(b, base->args[0]) : NULL;
+  if (k && k->op == KIT_CG_OP_CONST && k->imm == (uint64_t)(uintptr_t)window_base) return pa->args[1];
   KitCgVal hp = kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, ptr);
-  return kit_cg_binop(b, KIT_CG_OP_SUB, hp, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
+  return kit_cg_binop(b, KIT_CG_OP_SUB, hp, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)window_base));
 }
 
 /* ---- install -------------------------------------------------------------------------------------- */
-
-static void interp_path(KitEmu *emu, char *out, size_t n) {
-  out[0] = 0;
-  int fd = open(emu->exe_path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-  size_t phn;
-  if (e && elf_getphdrnum(e, &phn) == 0)
-    for (size_t i = 0; i < phn; i++) {
-      GElf_Phdr ph;
-      char buf[512] = {0};
-      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_INTERP || ph.p_filesz >= sizeof buf) continue;
-      if (pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) continue;
-      snprintf(out, n, "%s%s", emu->sysroot, buf);
-      if (access(out, R_OK) != 0) snprintf(out, n, "%s", buf);
-    }
-  if (e) elf_end(e);
-  close(fd);
-}
 
 static bool want_cov;
 
@@ -292,12 +282,16 @@ static void on_exit_cb(KitEmu *emu, int status, void *user) {
 }
 
 static void register_elves(KitEmu *emu) {
-  kit_emu_san_add_elf(emu, emu->exe_path, emu->load_bias, false);
-  if (emu->interp_base) {
-    char ip[8192];
-    interp_path(emu, ip, sizeof ip);
-    if (ip[0]) kit_emu_san_add_elf(emu, ip, emu->interp_base, true);
-  }
+  kit_emu_san_add_elf(emu, kit_emu_exe_path(emu), kit_emu_exe_bias(emu), false);
+  uint64_t bias;
+  const char *ip = kit_emu_interp_path(emu, &bias);
+  if (ip) kit_emu_san_add_elf(emu, ip, bias, true);
+}
+
+/* the signal that ends the guest: its fault address for the SEGV report */
+static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void *user) {
+  (void)emu, (void)vcpu, (void)user;
+  if (sig->fatal) fatal_addr = sig->addr;
 }
 
 static void *san_resolve_tool(void *user, const char *name) {
@@ -308,6 +302,7 @@ static void *san_resolve_tool(void *user, const char *name) {
 int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, FILE *err) {
   KitEmuTool *tool = kit_emu_tool_register(emu, address ? "asan" : "coverage", KIT_EMU_TOOL_API_VERSION, err);
   if (!tool) return -1;
+  the_emu = emu;
   want_cov = coverage;
   kit_emu_on_exit(tool, on_exit_cb, NULL);
   if (coverage && !address) {
@@ -320,8 +315,9 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
     /* the guard too: the branch-free seam hands out-of-window accesses a
      * host address in the guard, whose shadow the check reads before the
      * access faults */
-    window = emu->as.size;
-    uint64_t bytes = (window + KIT_EMU_GUARD) >> 3;
+    uint64_t guard;
+    kit_emu_guest_window(emu, &window_base, &window, &guard);
+    uint64_t bytes = (window + guard) >> 3;
     shadow = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (shadow == MAP_FAILED) {
       shadow = NULL;
@@ -329,10 +325,12 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
               (unsigned long long)(bytes >> 20));
       return -1;
     }
-    KitGuestEnv env = {(uintptr_t)emu->as.base, pages_map, pages_unmap, accessible, emu};
+    KitGuestEnv env = {(uintptr_t)window_base, pages_map, pages_unmap, accessible, emu};
     kit_guest_init(&env, (uintptr_t)shadow);
     kit_emu_tool_set_resolver(tool, san_resolve_tool, NULL);
+    the_tool = tool; /* the modules' libc functions are replaced as they are found */
     register_elves(emu);
+    kit_emu_on_signal(tool, on_signal, NULL);
 
     memset(&asan_cfg, 0, sizeof asan_cfg);
     asan_cfg.shadow_offset = (uint64_t)(uintptr_t)shadow;

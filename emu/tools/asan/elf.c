@@ -1,10 +1,10 @@
-/* emu/san_elf.c — the guest ELF files ASan needs to know: each module (the
+/* emu/tools/asan/elf.c — the guest ELF files ASan needs to know: each module (the
  * executable, its dynamic linker, every ELF the guest maps from a file at
  * offset 0) is registered with the guest symbolizer, its writable segments
  * become LSan roots, and its definitions of the malloc family and the string
  * functions (.symtab of static binaries, .dynsym of libc.so) are replaced by
- * the runtime's: blocks at those addresses are rewritten by the pass. */
-#include "san.h"
+ * the runtime's (kit_emu_replace_function). */
+#include "asan.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -62,6 +62,7 @@ static void add_intercept(uint64_t pc, KitGuestFn fn) {
       if (fn < icepts[i].fn) {
         icepts[i].fn = fn;
         kit_guest_sym_set_name(pc, kit_guest_fn_frame_name(fn));
+        kit_emu_san_replace(pc, fn);
       }
       return;
     }
@@ -69,6 +70,7 @@ static void add_intercept(uint64_t pc, KitGuestFn fn) {
   icepts[n] = (Intercept){pc, fn};
   atomic_store_explicit(&nicepts, n + 1, memory_order_release);
   kit_guest_sym_set_name(pc, kit_guest_fn_frame_name(fn));
+  kit_emu_san_replace(pc, fn);
 }
 
 static KitGuestFn fn_named(const char *name) {
@@ -107,7 +109,7 @@ void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_i
   Elf *e = elf_begin(fd, ELF_C_READ, NULL);
   GElf_Ehdr eh;
   size_t phn;
-  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_machine != emu->arch->elf_machine ||
+  if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || eh.e_machine != kit_emu_arch(emu)->elf_machine ||
       elf_getphdrnum(e, &phn) != 0) {
     if (e) elf_end(e);
     close(fd);
@@ -129,7 +131,7 @@ void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_i
         ph.p_align <= 4096)
       tls_bytes += (ph.p_memsz + ph.p_align + 15) & ~15ull;
   }
-  if (hi && !strcmp(path, emu->exe_path)) {
+  if (hi && !strcmp(path, kit_emu_exe_path(emu))) {
     exe_lo = lo;
     exe_hi = hi;
   }
