@@ -142,13 +142,8 @@ void kit_emu_tool_detach(KitEmuTool *tool) {
     emu->tools->flush = true;
   }
   struct KitEmuTools *ts = emu->tools;
-  for (unsigned i = 0; i < ts->nrepl;) /* its replacements: the guest's code again */
-    if (ts->repl[i].tool == tool) {
-      drop_pc(emu, ts->repl[i].pc);
-      ts->repl[i] = ts->repl[--ts->nrepl];
-    } else {
-      i++;
-    }
+  for (unsigned i = 0; i < ts->nrepl; i++) /* its replacements (entries stay: code points at them) */
+    if (ts->repl[i].tool == tool) drop_pc(emu, ts->repl[i].pc);
   settle_soon(emu); /* its blocks go before any runs again */
 }
 
@@ -230,7 +225,7 @@ static const Replaced *replaced_at(const KitEmu *emu, uint64_t pc) {
   return NULL;
 }
 
-bool kit_emu_instr_replaced(const KitEmu *emu, uint64_t pc) { return replaced_at(emu, pc) != NULL; }
+const void *kit_emu_instr_replaced(const KitEmu *emu, uint64_t pc) { return replaced_at(emu, pc); }
 
 bool kit_emu_instr_block_start(const KitEmu *emu, uint64_t pc) {
   if (!emu->tools) return false;
@@ -626,10 +621,10 @@ void *kit_emu_tool_mem(void *cpu, const KitEmuCbList *l, int64_t addr, int32_t s
   return host;
 }
 
-int64_t kit_emu_tool_replaced(void *cpu, int64_t pc) {
+int64_t kit_emu_tool_replaced(void *cpu, int64_t pc, const void *entry) {
   KitEmu *emu = kit_emu_current;
-  const Replaced *r = replaced_at(emu, (uint64_t)pc);
-  if (!r) return pc; /* its tool detached: this block goes, the guest's code comes back */
+  const Replaced *r = entry;
+  if (!r->tool->active) return pc; /* its tool detached: this block goes, the guest's code comes back */
   uint64_t next = r->fn(emu, kit_emu_vcpu(emu), (uint64_t)pc, r->user);
   emu->arch->set_pc(cpu, next);
   return (int64_t)next;

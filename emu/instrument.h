@@ -73,8 +73,9 @@ void kit_emu_instr_free(KitEmuTbRec *r);
 void kit_emu_instr_fault(KitEmu *emu, const KitDecodedInsn *insns, unsigned n, unsigned k);
 /* the tools whose instrumentation insns[0..n) carry (bit per tool id) */
 uint64_t kit_emu_instr_tools(const KitDecodedInsn *insns, unsigned n);
-/* a replaced function's entry (kit_emu_replace_function) */
-bool kit_emu_instr_replaced(const KitEmu *emu, uint64_t pc);
+/* the replacement of the function at pc (kit_emu_replace_function), NULL if
+ * none: generated code hands it to kit_emu_tool_replaced */
+const void *kit_emu_instr_replaced(const KitEmu *emu, uint64_t pc);
 /* blocks must start at pc (a tool's block starts, a replaced function) */
 bool kit_emu_instr_block_start(const KitEmu *emu, uint64_t pc);
 /* a tool's resolver has a function of this name */
@@ -92,7 +93,7 @@ void kit_emu_tool_cond(const KitEmuCb *c);
 void kit_emu_tool_regw(const KitEmuCbList *l);
 void kit_emu_tool_edge(const KitEmuCbList *l, int64_t to);
 void *kit_emu_tool_mem(void *cpu, const KitEmuCbList *l, int64_t addr, int32_t size_store, int64_t value);
-int64_t kit_emu_tool_replaced(void *cpu, int64_t pc);
+int64_t kit_emu_tool_replaced(void *cpu, int64_t pc, const void *entry);
 
 /* events, in registration order */
 bool kit_emu_ev_syscall(KitEmu *emu, KitEmuSyscall *sc, int64_t *ret);

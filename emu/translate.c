@@ -302,9 +302,17 @@ static bool lift_seq(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedIns
 /* the block's end: the tools' edge callbacks, then the exits */
 static bool epilogue(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal next, const KitDecodedInsn *last, FILE *err) {
   const KitEmuInstr *e = last->instr;
-  if (e && e->index + 1 == e->tb->ninsns && e->tb->edge.n) {
+  const KitEmuCbList *l = e && e->index + 1 == e->tb->ninsns ? &e->tb->edge : NULL;
+  if (l && l->n == 1) { /* one tool's: a direct call, as exec_calls */
+    char name[40];
+    snprintf(name, sizeof name, "kit_emu_cb_%" PRIxPTR, (uintptr_t)l->cb[0].fn.edge);
+    KitCgType pt[6] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_I64, KIT_CG_I64, KIT_CG_I32, KIT_CG_PTR};
+    KitCgVal a[6] = {const_ptr(b, emu), kit_cg_iconst(b, KIT_CG_I32, 0), kit_cg_iconst(b, KIT_CG_I64, l->pc), next,
+                     kit_cg_iconst(b, KIT_CG_I32, l->kind), const_ptr(b, l->cb[0].user)};
+    kit_emu_call_helper(b, name, KIT_CG_VOID, pt, a, 6);
+  } else if (l && l->n) {
     KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-    KitCgVal a[2] = {const_ptr(b, &e->tb->edge), next};
+    KitCgVal a[2] = {const_ptr(b, l), next};
     kit_emu_call_helper(b, "kit_emu_tool_edge", KIT_CG_VOID, pt, a, 2);
   }
   if (x->mode != FOR_JIT_CHAIN_OUT) {
@@ -341,10 +349,11 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   kit_cg_builder_init(&b, m, f);
   kit_cg_builder_at(&b, kit_cg_block_new(m, f));
   b.loc = (KitCgLoc){.pc = insns[0].pc};
-  if (kit_emu_instr_replaced(emu, insns[0].pc)) { /* a tool's function instead of the guest's */
-    KitCgType rt[2] = {KIT_CG_PTR, KIT_CG_I64};
-    KitCgVal ra[2] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc)};
-    kit_cg_ret(&b, kit_emu_call_helper(&b, "kit_emu_tool_replaced", KIT_CG_I64, rt, ra, 2));
+  const void *repl = kit_emu_instr_replaced(emu, insns[0].pc);
+  if (repl) { /* a tool's function instead of the guest's */
+    KitCgType rt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_PTR};
+    KitCgVal ra[3] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), const_ptr(&b, repl)};
+    kit_cg_ret(&b, kit_emu_call_helper(&b, "kit_emu_tool_replaced", KIT_CG_I64, rt, ra, 3));
     return run_passes(emu, m, f, insns[0].pc, err) ? f : NULL;
   }
   Xlate x = {.mode = mode, .emu = emu};

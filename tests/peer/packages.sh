@@ -123,14 +123,15 @@ ccid() {
 
 # ---------------------------------------------------------------- building
 # the riscv64 executables of a build tree become shell wrappers running
-# "$KIT_PKG_EMU NAME.rv64 ARGS" (symlinks to them get a NAME.rv64 link too),
-# so every test driver runs them under the emulator named at test time
+# "$KIT_PKG_EMU -0 NAME NAME.rv64 ARGS" (symlinks to them get a NAME.rv64 link
+# too), so every test driver runs them under the emulator named at test time,
+# and the program sees the argv[0] it was run as (gzip's tests run it as gunzip)
 wrap_cross() {
   local d=$1 f l t
   while IFS= read -r f; do
     file -b "$f" | grep -q 'RISC-V.*executable\|executable.*RISC-V' || continue
     mv "$f" "$f.rv64"
-    printf '#!/bin/sh\nexec ${KIT_PKG_EMU:?} "$0.rv64" "$@"\n' >"$f"
+    printf '#!/bin/sh\nexec ${KIT_PKG_EMU:?} -0 "$0" "$0.rv64" "$@"\n' >"$f"
     chmod +x "$f"
   done < <(find "$d" -type f -perm -u+x ! -name '*.rv64' ! -name '*.sh' ! -name '*.so*' | xargs -r file | grep 'ELF.*RISC-V' | cut -d: -f1)
   while IFS= read -r l; do

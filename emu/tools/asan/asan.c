@@ -27,7 +27,9 @@ static KitEmu *the_emu;    /* report entry points and replaced functions are cal
 static KitEmuTool *the_tool;
 static uint64_t fatal_addr; /* si_addr of the signal that ends the guest */
 
-static uint64_t reg(KitEmu *emu, unsigned role) { return kit_emu_reg_read(emu, kit_emu_reg_role(emu, role)); }
+/* the calling convention's registers, looked up once (install) */
+static const KitArchReg *role_reg[KIT_EMU_ROLE_ARG0 + 4];
+static uint64_t reg(KitEmu *emu, unsigned role) { return kit_emu_reg_read(emu, role_reg[role]); }
 
 /* ---- guest memory for the runtime ------------------------------------------------- */
 
@@ -200,7 +202,7 @@ static uint64_t san_call(KitEmu *emu, unsigned vcpu, uint64_t pc, void *user) {
   for (unsigned i = 0; i < 4; i++) a[i] = reg(emu, KIT_EMU_ROLE_ARG0 + i);
   uint64_t ra = reg(emu, KIT_EMU_ROLE_RA);
   uint64_t r = kit_guest_call((KitGuestFn)(uintptr_t)user, (uintptr_t)pc, ra, a);
-  kit_emu_reg_write(emu, kit_emu_reg_role(emu, KIT_EMU_ROLE_RET), r);
+  kit_emu_reg_write(emu, role_reg[KIT_EMU_ROLE_RET], r);
   kit_guest_frames_ret(ra);
   return ra;
 }
@@ -303,6 +305,7 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
   KitEmuTool *tool = kit_emu_tool_register(emu, address ? "asan" : "coverage", KIT_EMU_TOOL_API_VERSION, err);
   if (!tool) return -1;
   the_emu = emu;
+  for (unsigned r = 0; r < sizeof role_reg / sizeof role_reg[0]; r++) role_reg[r] = kit_emu_reg_role(emu, r);
   want_cov = coverage;
   kit_emu_on_exit(tool, on_exit_cb, NULL);
   if (coverage && !address) {
