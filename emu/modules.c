@@ -259,3 +259,16 @@ uint64_t kit_emu_symbol_lookup(KitEmu *emu, const char *module, const char *name
     }
   return 0;
 }
+
+long kit_emu_module_functions(KitEmu *emu, const char *module,
+                              void (*cb)(void *user, const char *name, uint64_t addr, uint64_t size), void *user) {
+  struct KitEmuFiles *f = emu->files;
+  for (size_t i = 0; f && i < f->nm; i++) {
+    Module *m = &f->m[i];
+    if (strcmp(m->path, module)) continue;
+    if (!m->read) read_syms(m);
+    for (size_t k = 0; k < m->nsyms; k++) cb(user, m->syms[k].name, m->bias + m->syms[k].addr, m->syms[k].size);
+    return (long)m->nsyms;
+  }
+  return -1;
+}

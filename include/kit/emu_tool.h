@@ -291,6 +291,13 @@ int kit_emu_symbolize(KitEmu *emu, uint64_t pc, KitEmuSymbol *out);
  * `module` (NULL: any module, the executable first); 0 if none */
 uint64_t kit_emu_symbol_lookup(KitEmu *emu, const char *module, const char *name);
 
+/* Every function symbol (.symtab, else .dynsym) of the module loaded from
+ * path `module` (as kit_emu_exe_path or a file mapping names it): its name,
+ * loaded address and size. Returns how many, -1 when no module was loaded
+ * from there. */
+long kit_emu_module_functions(KitEmu *emu, const char *module,
+                              void (*cb)(void *user, const char *name, uint64_t addr, uint64_t size), void *user);
+
 /* ---- for tools that transform generated code ------------------------------------------------ */
 
 /* A pass over each lifted block's CG (see kit_emu_add_pass), owned by the

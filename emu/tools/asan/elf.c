@@ -79,25 +79,13 @@ static KitGuestFn fn_named(const char *name) {
   return KIT_GFN_NONE;
 }
 
-static void scan_symbols(Elf *e, uint64_t bias) {
-  Elf_Scn *scn = NULL;
-  while ((scn = elf_nextscn(e, scn))) {
-    GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)) continue;
-    Elf_Data *d = elf_getdata(scn, NULL);
-    size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-    for (size_t i = 0; d && i < n; i++) {
-      GElf_Sym s;
-      /* IFUNCs are resolved by the guest: their address is not the routine */
-      if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-          !s.st_value)
-        continue;
-      /* a static link leaves libc's hidden definitions LOCAL: any binding counts */
-      const char *name = elf_strptr(e, sh.sh_link, s.st_name);
-      KitGuestFn fn = name ? fn_named(name) : KIT_GFN_NONE;
-      if (fn != KIT_GFN_NONE) add_intercept(bias + s.st_value, fn);
-    }
-  }
+/* a function of a module: replaced when it is one the runtime has (a static
+ * link leaves libc's hidden definitions LOCAL: any binding counts; IFUNCs
+ * are not functions: the guest resolves them) */
+static void found_function(void *user, const char *name, uint64_t addr, uint64_t size) {
+  (void)user, (void)size;
+  KitGuestFn fn = fn_named(name);
+  if (fn != KIT_GFN_NONE) add_intercept(addr, fn);
 }
 
 void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp) {
@@ -144,7 +132,7 @@ void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_i
       interp_lo = lo;
       interp_hi = hi;
     }
-    else scan_symbols(e, bias);
+    else kit_emu_module_functions(emu, path, found_function, NULL);
   }
   elf_end(e);
   close(fd);
