@@ -7,8 +7,8 @@
  * kind, a conditional callback exactly once, register writes with the
  * values the registers hold, system call entry/exit pairs and a call a tool
  * answers itself, map events, a memory DENY that becomes a guest SIGSEGV
- * with the value the store would write, two tools at once, and a tool that
- * detaches itself midway. */
+ * with the value the store would write, two tools at once, a tool that
+ * detaches itself midway and one that attaches then. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,10 +139,26 @@ static void on_tb_other(KitEmuTool *t, KitEmuTb *tb, void *u) {
     kit_emu_insn_inline(kit_emu_tb_insn(tb, i), KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&other), 1);
 }
 
-/* a third tool that leaves after 500 blocks, from its own callback */
+/* a fourth tool that attaches while the guest runs: it counts the
+ * instructions from then on (the blocks translated before are translated
+ * again for it) */
+static uint64_t attached_insns;
+static void on_tb_attached(KitEmuTool *t, KitEmuTb *tb, void *u) {
+  (void)t, (void)u;
+  for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++)
+    kit_emu_insn_inline(kit_emu_tb_insn(tb, i), KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&attached_insns), 1);
+}
+
+/* a third tool that leaves after 500 blocks, from its own callback, and
+ * attaches the fourth */
 static void late_block(KitEmu *e, unsigned vcpu, void *u) {
-  (void)e, (void)vcpu, (void)u;
-  if (++c.late_blocks == c.detach_at) kit_emu_tool_detach(c.late);
+  (void)vcpu, (void)u;
+  if (++c.late_blocks == c.detach_at) {
+    kit_emu_tool_detach(c.late);
+    KitEmuTool *t = kit_emu_tool_register(e, "attached", KIT_EMU_TOOL_API_VERSION, stderr);
+    assert_non_null(t);
+    kit_emu_on_tb_trans(t, on_tb_attached, NULL);
+  }
 }
 static void on_tb_late(KitEmuTool *t, KitEmuTb *tb, void *u) {
   (void)t, (void)u;
@@ -337,13 +353,16 @@ static void test_chaining(void **st) {
 }
 
 /* a tool that detaches itself: its callback stops at once, only its blocks
- * go, the others count on */
+ * go, the others count on; a tool attached then counts from there */
 static void test_detach(void **st) {
   (void)st;
   want = (Want){0};
+  attached_insns = 0;
   Counts k = run((Mode){.tier = KIT_EMU_TIER_AUTO, .chain = true, .detach = true});
   check_reference(&k);
   assert_int_equal(k.late_blocks, 500);
+  /* the tool attached after 500 blocks saw all but the first ones */
+  assert_true(attached_insns > k.inl_insns / 2 && attached_insns < k.inl_insns);
 }
 
 int main(int argc, char **argv) {
