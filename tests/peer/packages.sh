@@ -210,8 +210,9 @@ build() {
 automake_counts() {
   local pass=0 total=0 first="" f
   for f in $(find "$1" -name test-suite.log | sort); do
-    pass=$((pass + $(sed -n 's/^# PASS: *//p; s/^# XFAIL: *//p' "$f" | paste -sd+ | bc)))
-    total=$((total + $(sed -n 's/^# TOTAL: *//p' "$f") - $(sed -n 's/^# SKIP: *//p' "$f")))
+    # the summary's lines are the first (a test's own log, copied below, may have "# TOTAL:" lines too)
+    pass=$((pass + $(sed -n 's/^# PASS: *//p' "$f" | head -n1) + $(sed -n 's/^# XFAIL: *//p' "$f" | head -n1)))
+    total=$((total + $(sed -n 's/^# TOTAL: *//p' "$f" | head -n1) - $(sed -n 's/^# SKIP: *//p' "$f" | head -n1)))
     [ -n "$first" ] || first=$(grep -m1 -E '^(FAIL|ERROR|XPASS): ' "$f")
   done
   echo "$pass $total ${first:-}"
