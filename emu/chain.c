@@ -8,10 +8,6 @@
 #include "chain.h"
 #include "seam.h"
 
-static KitCgVal host_const(KitCgBuilder *b, const void *p) {
-  return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
-}
-
 KitCgVal kit_emu_cg_emu_field(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, const void *p) {
   int64_t d = (const char *)p - (const char *)emu->cpu;
   return kit_cg_ptradd(b, cpu, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)d));
@@ -56,21 +52,21 @@ static void emit_tail(KitCgBuilder *b, KitCgVal at, uint64_t off, KitCgVal cpu, 
 }
 
 void kit_emu_emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
-  KitCgVal sp = host_const(b, slot);
+  KitCgVal sp = kit_emu_cg_host_ptr(b, slot);
   emit_tail(b, sp, offsetof(KitEmuExit, code), cpu, sp);
 }
 
 void kit_emu_emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
   KitCgVal idx = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1)),
                               kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_CC_SIZE - 1));
-  KitCgVal slot = kit_cg_ptradd(b, host_const(b, emu->tc->cc),
+  KitCgVal slot = kit_cg_ptradd(b, kit_emu_cg_host_ptr(b, emu->tc->cc),
                                 kit_cg_binop(b, KIT_CG_OP_MUL, idx, kit_cg_iconst(b, KIT_CG_I64, sizeof(KitEmuCodeSlot))));
   KitCgVal hit = kit_cg_cmp(b, KIT_CG_EQ, load_at(b, KIT_CG_I64, slot, offsetof(KitEmuCodeSlot, pc)), next);
   KitCgBlkId yes = kit_cg_block_new(b->m, b->f), no = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, hit, yes, no);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
   kit_cg_builder_at(b, yes);
-  emit_tail(b, slot, offsetof(KitEmuCodeSlot, code), cpu, host_const(b, NULL));
+  emit_tail(b, slot, offsetof(KitEmuCodeSlot, code), cpu, kit_emu_cg_host_ptr(b, NULL));
   kit_cg_builder_at(b, no);
   kit_cg_store(b, next, cpu, 8, KIT_CG_INTERNAL); /* the exit stub reads it (the pc is the state's first field) */
   KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};

@@ -56,8 +56,9 @@ void *kit_emu_resolve(void *user, const char *name) {
   };
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(tab[i].name, name)) return tab[i].fn;
-  if (!strncmp(name, "kit_emu_cb_", 11)) /* a tool's callback called directly (translate.c) */
-    return (void *)(uintptr_t)strtoull(name + 11, NULL, 16);
+  size_t np = strlen(KIT_EMU_DIRECT_CALL_PREFIX);
+  if (!strncmp(name, KIT_EMU_DIRECT_CALL_PREFIX, np)) /* a tool's callback called directly (translate.c) */
+    return (void *)(uintptr_t)strtoull(name + np, NULL, 16);
   void *p = kit_emu_instr_resolve(kit_emu_current, name); /* a tool's, for its pass's calls */
   if (p) return p;
   return dlsym(RTLD_DEFAULT, name);

@@ -25,6 +25,10 @@ const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v) {
   return NULL;
 }
 
+KitCgVal kit_emu_cg_host_ptr(KitCgBuilder *b, const void *p) {
+  return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
+}
+
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n) {
   KitCgFunc *fn = kit_cg_func_declare(b->m, name, ret, pt, n, false);
@@ -74,8 +78,7 @@ static KitCgVal checked_addr(KitEmuSeam *s, KitCgBuilder *b, const KitEmuCbList 
                              bool is_write, KitCgVal value, bool has_value) {
   KitCgType pt[5] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32, KIT_CG_I64};
   uint32_t flags = size | (is_write ? 1u << 16 : 0) | (has_value ? 1u << 17 : 0);
-  KitCgVal lp = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)l));
-  KitCgVal args[5] = {s->cpu, lp, addr, kit_cg_iconst(b, KIT_CG_I32, flags), value};
+  KitCgVal args[5] = {s->cpu, kit_emu_cg_host_ptr(b, l), addr, kit_cg_iconst(b, KIT_CG_I32, flags), value};
   KitCgVal host = kit_emu_call_helper(b, "kit_emu_tool_mem", KIT_CG_PTR, pt, args, 5);
   KitCgVal ok = kit_cg_cmp(b, KIT_CG_NE, kit_cg_conv(b, KIT_CG_OP_PTRTOINT, KIT_CG_I64, host),
                            kit_cg_iconst(b, KIT_CG_I64, 0));
@@ -115,9 +118,7 @@ static KitCgVal seam_access(KitEmuSeam *s, KitCgBuilder *b, KitCgVal addr, uint3
   KitCgVal off = kit_cg_select(b, in, addr, kit_cg_iconst(b, KIT_CG_I64, emu->as.size + SEAM_CLAMP));
   /* the baseline compiler makes it a jump to an out-of-line clamp */
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
-  KitCgVal base = kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR,
-                              kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)emu->as.base));
-  return kit_cg_ptradd(b, base, off);
+  return kit_cg_ptradd(b, kit_emu_cg_host_ptr(b, emu->as.base), off);
 }
 
 static KitCgVal seam_addr(KitLiftEnv *env, KitCgBuilder *b, KitCgVal addr, uint32_t size, bool is_write,

@@ -39,6 +39,9 @@ void kit_emu_seam_finish(KitEmuSeam *s, KitCgBuilder *b);
  * branch's select) */
 const KitCgInst *kit_emu_def_here(KitCgBuilder *b, KitCgVal v);
 
+/* host pointer p as a constant of the code */
+KitCgVal kit_emu_cg_host_ptr(KitCgBuilder *b, const void *p);
+
 /* a call of the helper NAME (declared in b's module on first use) */
 KitCgVal kit_emu_call_helper(KitCgBuilder *b, const char *name, KitCgType ret, const KitCgType *pt,
                             const KitCgVal *args, uint32_t n);

@@ -155,11 +155,20 @@ static unsigned region_members(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *
 
 /* ---- the tools' instrumentation (instrument.c's records) as code ------------------------- */
 
-static KitCgVal const_ptr(KitCgBuilder *b, const void *p) {
-  return kit_cg_conv(b, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)(uintptr_t)p));
+static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l) {
+  if (!l->n) return;
+  KitCgType pt[1] = {KIT_CG_PTR};
+  KitCgVal a[1] = {kit_emu_cg_host_ptr(b, l)};
+  kit_emu_call_helper(b, helper, KIT_CG_VOID, pt, a, 1);
 }
 
-static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l);
+/* a call of a tool's own function fn, straight from the code (the resolver
+ * reads the address back from the name) */
+static void call_direct(KitCgBuilder *b, const void *fn, const KitCgType *pt, const KitCgVal *a, uint32_t n) {
+  char name[48];
+  snprintf(name, sizeof name, KIT_EMU_DIRECT_CALL_PREFIX "%" PRIxPTR, (uintptr_t)fn);
+  kit_emu_call_helper(b, name, KIT_CG_VOID, pt, a, n);
+}
 
 /* execution callbacks: one tool's a direct call of its function with its
  * constants (no list to walk), several tools' one call of the helper that
@@ -169,27 +178,17 @@ static void exec_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
     call_list(b, "kit_emu_tool_exec", l);
     return;
   }
-  char name[40];
-  snprintf(name, sizeof name, "kit_emu_cb_%" PRIxPTR, (uintptr_t)l->cb[0].fn.exec);
   KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_PTR};
-  KitCgVal a[3] = {const_ptr(b, x->emu), kit_cg_iconst(b, KIT_CG_I32, 0 /* the one guest thread */),
-                   const_ptr(b, l->cb[0].user)};
-  kit_emu_call_helper(b, name, KIT_CG_VOID, pt, a, 3);
-}
-
-static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l) {
-  if (!l->n) return;
-  KitCgType pt[1] = {KIT_CG_PTR};
-  KitCgVal a[1] = {const_ptr(b, l)};
-  kit_emu_call_helper(b, helper, KIT_CG_VOID, pt, a, 1);
+  KitCgVal a[3] = {kit_emu_cg_host_ptr(b, x->emu), kit_cg_iconst(b, KIT_CG_I32, 0 /* the one guest thread */),
+                   kit_emu_cg_host_ptr(b, l->cb[0].user)};
+  call_direct(b, (const void *)l->cb[0].fn.exec, pt, a, 3);
 }
 
 /* a counter's address: relative to the CPU pointer when it is near (one
  * addressing mode for the baseline compiler's add, no 64-bit constant) */
 static KitCgVal counter_ptr(const Xlate *x, KitCgBuilder *b, uint64_t *addr) {
   int64_t d = (int64_t)((uintptr_t)addr - (uintptr_t)x->emu->cpu);
-  if (d == (int32_t)d) return kit_cg_ptradd(b, x->seam.cpu, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)d));
-  return const_ptr(b, addr);
+  return d == (int32_t)d ? kit_emu_cg_emu_field(x->emu, b, x->seam.cpu, addr) : kit_emu_cg_host_ptr(b, addr);
 }
 
 /* an inline op: no call */
@@ -210,7 +209,7 @@ static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
     kit_cg_condbr(b, hit, call, on);
     kit_cg_builder_at(b, call);
     KitCgType pt[1] = {KIT_CG_PTR};
-    KitCgVal a[1] = {const_ptr(b, c)};
+    KitCgVal a[1] = {kit_emu_cg_host_ptr(b, c)};
     kit_emu_call_helper(b, "kit_emu_tool_cond", KIT_CG_VOID, pt, a, 1);
     kit_cg_br(b, on);
     kit_cg_builder_at(b, on);
@@ -304,15 +303,13 @@ static bool epilogue(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal next, cons
   const KitEmuInstr *e = last->instr;
   const KitEmuCbList *l = e && e->index + 1 == e->tb->ninsns ? &e->tb->edge : NULL;
   if (l && l->n == 1) { /* one tool's: a direct call, as exec_calls */
-    char name[40];
-    snprintf(name, sizeof name, "kit_emu_cb_%" PRIxPTR, (uintptr_t)l->cb[0].fn.edge);
     KitCgType pt[6] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_I64, KIT_CG_I64, KIT_CG_I32, KIT_CG_PTR};
-    KitCgVal a[6] = {const_ptr(b, emu), kit_cg_iconst(b, KIT_CG_I32, 0), kit_cg_iconst(b, KIT_CG_I64, l->pc), next,
-                     kit_cg_iconst(b, KIT_CG_I32, l->kind), const_ptr(b, l->cb[0].user)};
-    kit_emu_call_helper(b, name, KIT_CG_VOID, pt, a, 6);
+    KitCgVal a[6] = {kit_emu_cg_host_ptr(b, emu), kit_cg_iconst(b, KIT_CG_I32, 0), kit_cg_iconst(b, KIT_CG_I64, l->pc),
+                     next, kit_cg_iconst(b, KIT_CG_I32, l->kind), kit_emu_cg_host_ptr(b, l->cb[0].user)};
+    call_direct(b, (const void *)l->cb[0].fn.edge, pt, a, 6);
   } else if (l && l->n) {
     KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
-    KitCgVal a[2] = {const_ptr(b, l), next};
+    KitCgVal a[2] = {kit_emu_cg_host_ptr(b, l), next};
     kit_emu_call_helper(b, "kit_emu_tool_edge", KIT_CG_VOID, pt, a, 2);
   }
   if (x->mode != FOR_JIT_CHAIN_OUT) {
@@ -352,7 +349,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
   const void *repl = kit_emu_instr_replaced(emu, insns[0].pc);
   if (repl) { /* a tool's function instead of the guest's */
     KitCgType rt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_PTR};
-    KitCgVal ra[3] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), const_ptr(&b, repl)};
+    KitCgVal ra[3] = {kit_cg_param(f, 0), kit_cg_iconst(&b, KIT_CG_I64, insns[0].pc), kit_emu_cg_host_ptr(&b, repl)};
     kit_cg_ret(&b, kit_emu_call_helper(&b, "kit_emu_tool_replaced", KIT_CG_I64, rt, ra, 3));
     return run_passes(emu, m, f, insns[0].pc, err) ? f : NULL;
   }

@@ -18,6 +18,10 @@ KitCgFunc *kit_emu_translate_insns(KitEmu *emu, KitCgModule *m, const KitDecoded
  * kit_emu_chaining allows. */
 KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedInsn *insns, unsigned n, const char *name,
                                   FILE *err);
+/* the names the code calls a tool's function by directly: this prefix and
+ * the function's address in hex (kit_emu_resolve reads it back) */
+#define KIT_EMU_DIRECT_CALL_PREFIX "kit_emu_cb_"
+
 /* blk's CG for the interpreter (blk->m, blk->f) unless it has one; false
  * when the block cannot be lifted */
 bool kit_emu_block_lift(KitEmu *emu, KitEmuBlock *blk);
