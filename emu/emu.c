@@ -203,14 +203,7 @@ int kit_emu_run(KitEmu *emu) {
   return st;
 }
 
-int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
-  if (!pass || emu->npasses >= sizeof emu->passes / sizeof emu->passes[0]) return -1;
-  emu->passes[emu->npasses].fn = pass;
-  emu->passes[emu->npasses].user = user;
-  emu->npasses++;
-  kit_tcache_flush(emu->tc);
-  return 0;
-}
+int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) { return kit_emu_instr_add_pass(emu, pass, user); }
 
 uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(emu->cpu, reg); }
 void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v) { emu->arch->set_reg(emu->cpu, reg, v); }

@@ -7,7 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define MAX_THREADS 256 /* scoreboard entries reserved per tool scoreboard */
@@ -65,7 +64,7 @@ struct KitEmuTools {
   unsigned n;
   unsigned ntrans;     /* active tools with a translation callback */
   /* what the dispatcher does to the translation cache at its next
-   * boundary (kit_emu_tools_settle): this stage comes before the cache */
+   * boundary (kit_emu_tools_take): this stage comes before the cache */
   bool flush;          /* a tool's translation-time view changed */
   bool edges;          /* a tool asked for exit edges: calls end blocks */
   uint64_t detached;   /* tools whose blocks still wait to be dropped */
@@ -193,15 +192,20 @@ void kit_emu_tool_set_block_starts(KitEmuTool *t, bool (*is_start)(void *user, u
   settle_soon(t->emu);
 }
 
-int kit_emu_tool_add_pass(KitEmuTool *t, KitEmuBlockPass pass, void *user) {
-  KitEmu *emu = t->emu;
-  if (t->pass || !pass || emu->npasses >= sizeof emu->passes / sizeof emu->passes[0]) return -1;
+int kit_emu_instr_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) {
+  struct KitEmuTools *ts = tools_of(emu);
+  if (!ts || !pass || emu->npasses >= sizeof emu->passes / sizeof emu->passes[0]) return -1;
   emu->passes[emu->npasses].fn = pass;
   emu->passes[emu->npasses].user = user;
   emu->npasses++;
-  t->pass = pass, t->pass_user = user;
-  emu->tools->flush = true;
+  ts->flush = true; /* every block goes through it */
   settle_soon(emu);
+  return 0;
+}
+
+int kit_emu_tool_add_pass(KitEmuTool *t, KitEmuBlockPass pass, void *user) {
+  if (t->pass || kit_emu_instr_add_pass(t->emu, pass, user) < 0) return -1;
+  t->pass = pass, t->pass_user = user;
   return 0;
 }
 
@@ -301,6 +305,7 @@ unsigned kit_emu_scoreboard_n(const KitEmuScoreboard *sb) { return sb->n; }
  * share one CPU state today; each will get its own entry) */
 static uint64_t *u64_addr(KitEmuU64 u, unsigned vcpu) {
   if (!u.score) return u.shared;
+  if (vcpu >= MAX_THREADS) return NULL;
   return (uint64_t *)(u.score->base + (size_t)vcpu * u.score->entry_size + u.offset);
 }
 
@@ -507,7 +512,7 @@ KitEmuTbRec *kit_emu_instr_block(KitEmu *emu, KitDecodedInsn *insns, unsigned n)
   KitEmuTbRec *r = NULL;
   if (tb->tools && (r = calloc(1, sizeof *r)) && (r->insn = calloc(n, sizeof *r->insn))) {
     uint64_t pc = insns[0].pc;
-    r->pc = pc, r->ninsns = n, r->tools = tb->tools;
+    r->ninsns = n, r->tools = tb->tools;
     r->exec = freeze(&tb->exec, pc), r->inl = freeze(&tb->inl, pc), r->cond = freeze(&tb->cond, pc);
     r->edge = freeze(&tb->edge, insns[n - 1].pc);
     r->edge.kind = (uint8_t)edge_kind(insns[n - 1].flags);
@@ -519,7 +524,7 @@ KitEmuTbRec *kit_emu_instr_block(KitEmu *emu, KitDecodedInsn *insns, unsigned n)
       e->exec = freeze(&in->exec, ipc), e->inl = freeze(&in->inl, ipc), e->cond = freeze(&in->cond, ipc);
       e->mem = freeze(&in->mem, ipc), e->regw = freeze(&in->regw, ipc);
       for (uint32_t k = 0; k < e->inl.n; k++)
-        if (e->inl.cb[k].op == KIT_EMU_INLINE_ADD) e->inl_add_sum += e->inl.cb[k].imm, e->has_add = true;
+        e->has_add |= e->inl.cb[k].op == KIT_EMU_INLINE_ADD;
       if (e->regw.n) e->regw.nregs = (uint8_t)emu->arch->insn_writes(&insns[i], e->regw.regs, 8);
       insns[i].instr = e;
     }
@@ -553,9 +558,7 @@ void kit_emu_instr_fault(KitEmu *emu, const KitDecodedInsn *insns, unsigned n, u
   for (unsigned j = k; j < n; j++) {
     const KitEmuInstr *e = insns[j].instr;
     if (j > k && e && e->index == 0) break; /* the next block's: not counted yet */
-    if (j > k && !e && j > 0 && (insns[j - 1].flags & KIT_DECODE_FOLLOWED) && (insns[j - 1].flags & KIT_DECODE_BRANCH))
-      break;
-    if (!e || !e->has_add) continue;
+    if (!e || !e->has_add) continue; /* nothing of this instruction was counted */
     for (uint32_t c = 0; c < e->inl.n; c++)
       if (e->inl.cb[c].op == KIT_EMU_INLINE_ADD && e->inl.cb[c].tool->active) *e->inl.cb[c].addr -= e->inl.cb[c].imm;
   }
@@ -641,11 +644,6 @@ bool kit_emu_ev_syscall(KitEmu *emu, KitEmuSyscall *sc, int64_t *ret) {
 void kit_emu_ev_syscall_ret(KitEmu *emu, const KitEmuSyscall *sc, int64_t ret) {
   unsigned vcpu = kit_emu_vcpu(emu);
   FOR_TOOLS(emu, t) if (t->syscall_ret) t->syscall_ret(emu, vcpu, sc, ret, t->syscall_ret_user);
-}
-
-bool kit_emu_ev_wants_map(const KitEmu *emu) {
-  FOR_TOOLS(emu, t) if (t->map || t->unmap || t->protect) return true;
-  return false;
 }
 
 void kit_emu_ev_map(KitEmu *emu, const KitEmuMapping *m) {

@@ -44,12 +44,10 @@ typedef struct KitEmuInstr {
   struct KitEmuTbRec *tb;
   uint32_t index;  /* in its block */
   KitEmuCbList exec, inl, cond, mem, regw; /* inl: ADDs and STOREs in registration order */
-  uint64_t inl_add_sum; /* the sum of inl's ADDs (coalesced at block entry, per counter) */
-  bool has_add;
+  bool has_add;    /* inl holds ADDs (summed at the block's entry, per counter) */
 } KitEmuInstr;
 
 typedef struct KitEmuTbRec {
-  uint64_t pc;
   uint32_t ninsns;
   uint64_t tools;  /* bit per tool id that registered something here */
   KitEmuCbList exec, inl, cond, edge;
@@ -76,6 +74,9 @@ uint64_t kit_emu_instr_tools(const KitDecodedInsn *insns, unsigned n);
 /* the replacement of the function at pc (kit_emu_replace_function), NULL if
  * none: generated code hands it to kit_emu_tool_replaced */
 const void *kit_emu_instr_replaced(const KitEmu *emu, uint64_t pc);
+/* a pass over every lifted block (kit_emu_add_pass; a tool's: kit_emu_tool_add_pass),
+ * applied from the dispatcher's next boundary on */
+int kit_emu_instr_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user);
 /* blocks must start at pc (a tool's block starts, a replaced function) */
 bool kit_emu_instr_block_start(const KitEmu *emu, uint64_t pc);
 /* a tool's resolver has a function of this name */
@@ -104,8 +105,6 @@ void kit_emu_ev_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot);
 void kit_emu_ev_signal(KitEmu *emu, const KitEmuSignal *s);
 void kit_emu_ev_thread(KitEmu *emu, unsigned vcpu, bool start);
 void kit_emu_ev_exit(KitEmu *emu, int status);
-/* does any tool want this event (cheap checks before building arguments) */
-bool kit_emu_ev_wants_map(const KitEmu *emu);
 /* the map callback alone (kit_emu_on_map, in emu.c, also replays the
  * mappings there are) */
 void kit_emu_tool_set_map(KitEmuTool *t, KitEmuMapCb cb, void *user);

@@ -69,27 +69,46 @@ void kit_emu_files_unmap(KitEmu *emu, uint64_t va, uint64_t len) {
   }
 }
 
-/* the ELF's first PT_LOAD address when path is an ELF of the guest arch */
-static bool elf_first_load(KitEmu *emu, const char *path, uint64_t *first) {
+/* The ELF of the guest arch at path, mapped from offset 0 at va: a module.
+ * Its bias puts the first PT_LOAD (the segment from file offset 0) at va;
+ * [lo, hi) covers every PT_LOAD. One read of the program headers. */
+static void module_at(KitEmu *emu, const char *path, uint64_t va) {
+  struct KitEmuFiles *f = emu->files;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  if (fd < 0) return;
   elf_version(EV_CURRENT);
   Elf *e = elf_begin(fd, ELF_C_READ, NULL);
   GElf_Ehdr eh;
   size_t phn;
-  bool ok = false;
+  bool first = true, ok = false;
+  uint64_t bias = 0, lo = UINT64_MAX, hi = 0;
   if (e && elf_kind(e) == ELF_K_ELF && gelf_getehdr(e, &eh) && eh.e_machine == emu->arch->elf_machine &&
       elf_getphdrnum(e, &phn) == 0)
-    for (size_t i = 0; i < phn && !ok; i++) {
+    for (size_t i = 0; i < phn; i++) {
       GElf_Phdr ph;
-      if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
-        *first = ph.p_vaddr & ~(KIT_EMU_PAGE - 1);
-        ok = ph.p_offset == 0 || (ph.p_offset & ~(KIT_EMU_PAGE - 1)) == 0;
+      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+      if (first) {
+        uint64_t page = ph.p_vaddr & ~(KIT_EMU_PAGE - 1);
+        ok = ph.p_offset < KIT_EMU_PAGE && va >= page;
+        bias = va - page;
+        first = false;
       }
+      if (bias + ph.p_vaddr < lo) lo = bias + ph.p_vaddr;
+      if (bias + ph.p_vaddr + ph.p_memsz > hi) hi = bias + ph.p_vaddr + ph.p_memsz;
     }
   if (e) elf_end(e);
   close(fd);
-  return ok;
+  if (!ok || !hi) return;
+  for (size_t i = 0; i < f->nm; i++)
+    if (f->m[i].bias == bias && !strcmp(f->m[i].path, path)) return;
+  if (f->nm == f->capm) {
+    size_t cap = f->capm ? f->capm * 2 : 8;
+    Module *nm = realloc(f->m, cap * sizeof *nm);
+    if (!nm) return;
+    f->m = nm, f->capm = cap;
+  }
+  f->m[f->nm++] = (Module){.path = strdup(path), .bias = bias, .lo = lo, .hi = hi};
+  kit_guest_sym_add_module(path, bias, lo, hi);
 }
 
 void kit_emu_files_map(KitEmu *emu, uint64_t va, uint64_t len, const char *path, uint64_t off) {
@@ -104,8 +123,7 @@ void kit_emu_files_map(KitEmu *emu, uint64_t va, uint64_t len, const char *path,
     f->r = nr, f->cap = cap;
   }
   f->r[f->n++] = (FileRange){va, va + len, off, strdup(path)};
-  uint64_t first;
-  if (off == 0 && elf_first_load(emu, path, &first) && va >= first) kit_emu_module_add(emu, path, va - first);
+  if (off == 0) module_at(emu, path, va);
 }
 
 const char *kit_emu_files_at(const KitEmu *emu, uint64_t va, uint64_t *off) {
@@ -116,36 +134,6 @@ const char *kit_emu_files_at(const KitEmu *emu, uint64_t va, uint64_t *off) {
       return f->r[i].path;
     }
   return NULL;
-}
-
-void kit_emu_module_add(KitEmu *emu, const char *path, uint64_t bias) {
-  struct KitEmuFiles *f = files(emu);
-  if (!f) return;
-  for (size_t i = 0; i < f->nm; i++)
-    if (f->m[i].bias == bias && !strcmp(f->m[i].path, path)) return;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-  size_t phn;
-  uint64_t lo = UINT64_MAX, hi = 0;
-  if (e && elf_getphdrnum(e, &phn) == 0)
-    for (size_t i = 0; i < phn; i++) {
-      GElf_Phdr ph;
-      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
-      if (bias + ph.p_vaddr < lo) lo = bias + ph.p_vaddr;
-      if (bias + ph.p_vaddr + ph.p_memsz > hi) hi = bias + ph.p_vaddr + ph.p_memsz;
-    }
-  if (e) elf_end(e);
-  close(fd);
-  if (!hi) return;
-  if (f->nm == f->capm) {
-    size_t cap = f->capm ? f->capm * 2 : 8;
-    Module *nm = realloc(f->m, cap * sizeof *nm);
-    if (!nm) return;
-    f->m = nm, f->capm = cap;
-  }
-  f->m[f->nm++] = (Module){.path = strdup(path), .bias = bias, .lo = lo, .hi = hi};
-  kit_guest_sym_add_module(path, bias, lo, hi);
 }
 
 void kit_emu_files_free(KitEmu *emu) {

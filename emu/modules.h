@@ -15,8 +15,6 @@ void kit_emu_files_map(KitEmu *emu, uint64_t va, uint64_t len, const char *path,
 void kit_emu_files_unmap(KitEmu *emu, uint64_t va, uint64_t len);
 /* the file behind guest address va: its path and the file offset of va */
 const char *kit_emu_files_at(const KitEmu *emu, uint64_t va, uint64_t *off);
-/* register an ELF module loaded at bias (the loader's executable and interpreter) */
-void kit_emu_module_add(KitEmu *emu, const char *path, uint64_t bias);
 void kit_emu_files_free(KitEmu *emu);
 
 #endif

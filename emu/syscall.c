@@ -81,11 +81,10 @@ int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
   bool answered = emu->tools && kit_emu_ev_syscall(emu, &sc, &ret); /* a tool may answer it itself */
   uint64_t next = (uint64_t)next_pc;
   bool sigreturn = !answered && sc.nr == KIT_SYS_rt_sigreturn;
-  if (answered) {
-  } else if (sigreturn) {
+  if (sigreturn) {
     next = kit_emu_sys_sigreturn(emu);
     ret = (int64_t)ar->get_reg(cpu, ar->cc.ret);
-  } else {
+  } else if (!answered) {
     ret = kit_emu_syscall(emu, sc.nr, sc.args, (uint64_t)pc);
   }
   if (emu->opt.debug & KIT_EMU_DEBUG_SYSCALL)

@@ -87,7 +87,7 @@ def public_api(src):
     return names
 
 
-def check_symbols(lib, api, errors):
+def check_symbols(lib, api, tools, errors):
     out = subprocess.run(["nm", "-P", "-A", lib], check=True, capture_output=True, text=True).stdout
     defined, undefined = {}, {}
     for line in out.splitlines():
@@ -99,8 +99,6 @@ def check_symbols(lib, api, errors):
             undefined.setdefault(obj, set()).add(sym)
         elif kind.isupper():
             defined[sym] = obj
-    # the tools' objects: every source under emu/tools/ (built into libkitemu or not)
-    tools = {f for _, _, fs in os.walk(os.path.join(SRC, "emu", "tools")) for f in fs if f.endswith(".c")}
     for obj, syms in sorted(undefined.items()):
         for sym in sorted(syms):
             if sym.startswith("kit_rv64_") or sym.startswith("kit_arch_rv64"):
@@ -124,12 +122,12 @@ def check_symbols(lib, api, errors):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    global SRC
     src, lib = sys.argv[1], sys.argv[2]
-    SRC = src
     errors = []
     check_includes(os.path.join(src, "emu"), errors)
-    nobj = check_symbols(lib, public_api(src), errors)
+    # the tools' objects: every source under emu/tools/ (built into libkitemu or not)
+    tools = {f for _, _, fs in os.walk(os.path.join(src, "emu", "tools")) for f in fs if f.endswith(".c")}
+    nobj = check_symbols(lib, public_api(src), tools, errors)
     if errors:
         print("FAIL: arrows against the pipeline (emu/ stages: %s)" % " > ".join(n for n, _ in STAGES))
         for e in errors:

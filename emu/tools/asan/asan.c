@@ -8,8 +8,6 @@
  * call/return edges, and at the end the SEGV report or the leak check. */
 #include "asan.h"
 
-#include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -24,8 +24,6 @@ void kit_emu_cov_write(KitEmu *emu);
 /* elf.c: register an ELF file mapped at bias (its symbols, DWARF and the
  * libc functions to replace); the executable, its interpreter, libraries. */
 void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp);
-/* the replaced function at guest address pc, KIT_GFN_NONE if none */
-KitGuestFn kit_emu_san_intercepted(uint64_t pc);
 /* asan.c: have the block at pc run the runtime's fn instead of the guest's */
 void kit_emu_san_replace(uint64_t pc, KitGuestFn fn);
 /* pc lies in the dynamic linker */

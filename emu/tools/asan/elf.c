@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,10 +20,10 @@ typedef struct {
   KitGuestFn fn;
 } Intercept;
 
-/* written by the guest thread, read by the JIT worker: entries are complete
- * before the count that publishes them */
+/* the replaced functions found so far (the emulator's own table, which
+ * kit_emu_san_replace fills, is what translation reads) */
 static Intercept icepts[MAX_INTERCEPTS];
-static _Atomic size_t nicepts;
+static size_t nicepts;
 static KitGuestRange data[MAX_RANGES];
 static size_t ndata;
 static uint64_t tls_bytes; /* PT_TLS of the modules: the static TLS blocks */
@@ -39,13 +38,6 @@ void kit_emu_san_exe_range(uint64_t *lo, uint64_t *hi) {
   *hi = exe_hi;
 }
 
-KitGuestFn kit_emu_san_intercepted(uint64_t pc) {
-  size_t n = atomic_load_explicit(&nicepts, memory_order_acquire);
-  for (size_t i = 0; i < n; i++)
-    if (icepts[i].pc == pc) return icepts[i].fn;
-  return KIT_GFN_NONE;
-}
-
 uint64_t kit_emu_san_tls_bytes(void) { return tls_bytes; }
 
 size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max) {
@@ -55,8 +47,7 @@ size_t kit_emu_san_data_ranges(KitGuestRange *out, size_t max) {
 }
 
 static void add_intercept(uint64_t pc, KitGuestFn fn) {
-  size_t n = atomic_load(&nicepts);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < nicepts; i++)
     if (icepts[i].pc == pc) {
       /* aliases (memcmp/bcmp): the first in the table names the frame */
       if (fn < icepts[i].fn) {
@@ -66,9 +57,8 @@ static void add_intercept(uint64_t pc, KitGuestFn fn) {
       }
       return;
     }
-  if (n == MAX_INTERCEPTS) return;
-  icepts[n] = (Intercept){pc, fn};
-  atomic_store_explicit(&nicepts, n + 1, memory_order_release);
+  if (nicepts == MAX_INTERCEPTS) return;
+  icepts[nicepts++] = (Intercept){pc, fn};
   kit_guest_sym_set_name(pc, kit_guest_fn_frame_name(fn));
   kit_emu_san_replace(pc, fn);
 }
