@@ -22,10 +22,10 @@ bool kit_emu_sync_only(int sig) {
 
 void kit_emu_raise(KitEmu *emu, int sig, int code, uint64_t addr) {
   if (sig <= 0 || sig >= KIT_EMU_NSIG) return;
-  emu->sync_pending |= (1ull << (sig - 1));
-  emu->chain_stop = 1;
+  kit_thr(emu)->sync_pending |= (1ull << (sig - 1));
+  kit_thr(emu)->chain_stop = 1;
   if (kit_emu_sync_only(sig) && code > 0) {
-    emu->fault_addr = addr;
-    emu->fault_code = code;
+    kit_thr(emu)->fault_addr = addr;
+    kit_thr(emu)->fault_code = code;
   }
 }

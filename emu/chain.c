@@ -1,5 +1,5 @@
 /* emu/chain.c — the CG of a chained block's exits (docs/emu.md,
- * "Chaining"): the entry check of emu->chain_stop, a tail jump through an
+ * "Chaining"): the entry check of the thread's chain_stop, a tail jump through an
  * exit slot per static target, the inline probe of the code cache for
  * indirect ones. Slots, the code cache and the exit stub are the
  * translation cache's (tcache.c). */
@@ -8,8 +8,8 @@
 #include "chain.h"
 #include "seam.h"
 
-KitCgVal kit_emu_cg_emu_field(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, const void *p) {
-  int64_t d = (const char *)p - (const char *)emu->cpu;
+KitCgVal kit_emu_cg_thread_field(KitCgBuilder *b, KitCgVal cpu, size_t off) {
+  int64_t d = (int64_t)off - (int64_t)offsetof(KitEmuThread, cpu);
   return kit_cg_ptradd(b, cpu, kit_cg_iconst(b, KIT_CG_I64, (uint64_t)d));
 }
 
@@ -24,8 +24,8 @@ static void tail_ret(KitCgBuilder *b, KitCgVal r) {
   kit_cg_ret(b, r);
 }
 
-void kit_emu_emit_stop_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc, KitCgBlkId go) {
-  KitCgVal stop = kit_cg_load(b, KIT_CG_I32, kit_emu_cg_emu_field(emu, b, cpu, (const void *)&emu->chain_stop), 4, KIT_CG_INTERNAL);
+void kit_emu_emit_stop_check(KitCgBuilder *b, KitCgVal cpu, uint64_t pc, KitCgBlkId go) {
+  KitCgVal stop = kit_cg_load(b, KIT_CG_I32, kit_emu_cg_thread_field(b, cpu, offsetof(KitEmuThread, chain_stop)), 4, KIT_CG_INTERNAL);
   KitCgBlkId back = kit_cg_block_new(b->m, b->f);
   kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_EQ, stop, kit_cg_iconst(b, KIT_CG_I32, 0)), go, back);
   b->f->blocks[b->blk].insts[b->f->blocks[b->blk].ninsts - 1].flags |= KIT_CG_F_LIKELY;
@@ -33,9 +33,9 @@ void kit_emu_emit_stop_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_
   kit_cg_ret(b, kit_cg_iconst(b, KIT_CG_I64, pc));
 }
 
-void kit_emu_emit_entry_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc) {
+void kit_emu_emit_entry_check(KitCgBuilder *b, KitCgVal cpu, uint64_t pc) {
   KitCgBlkId go = kit_cg_block_new(b->m, b->f);
-  kit_emu_emit_stop_check(emu, b, cpu, pc, go);
+  kit_emu_emit_stop_check(b, cpu, pc, go);
   kit_cg_builder_at(b, go);
 }
 

@@ -8,14 +8,15 @@
 #include "seam.h"
 #include "tcache.h"
 
-/* a field of the emulator, relative to the CPU state (kit_emu_new puts the
- * two in one allocation): [cpu + disp] in the code */
-KitCgVal kit_emu_cg_emu_field(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, const void *p);
-/* on to block go unless emu->chain_stop is set; then back to the
+/* the byte at offset off of the running guest thread's block (internal.h,
+ * KitEmuThread: its fields, its tool area), relative to the CPU state the
+ * code is called with: [cpu + disp] */
+KitCgVal kit_emu_cg_thread_field(KitCgBuilder *b, KitCgVal cpu, size_t off);
+/* on to block go unless the thread's chain_stop is set; then back to the
  * dispatcher, which goes on at pc */
-void kit_emu_emit_stop_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc, KitCgBlkId go);
+void kit_emu_emit_stop_check(KitCgBuilder *b, KitCgVal cpu, uint64_t pc, KitCgBlkId go);
 /* the same at the function's entry, continuing in a new block */
-void kit_emu_emit_entry_check(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc);
+void kit_emu_emit_entry_check(KitCgBuilder *b, KitCgVal cpu, uint64_t pc);
 /* a tail jump through exit slot `slot` */
 void kit_emu_emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot);
 /* an indirect exit to next: the code cache probed inline (the entry

@@ -38,8 +38,9 @@ static void tools_settle(KitEmu *emu) {
   for (unsigned i = 0; i < npcs; i++) kit_tcache_invalidate(emu->tc, pcs[i], 1);
 }
 
-static void boundary(KitEmu *emu) {
-  emu->chain_stop = 0; /* first: whatever sets it after this is seen below or by the next entry check */
+static void boundary(KitEmu *emu, KitEmuThread *t) {
+  t->chain_stop = 0; /* first: whatever sets it after this is seen below or by the next entry check */
+  kit_emu_gil_yield(emu, t);
   if (emu->tools_pending) tools_settle(emu);
   if (emu->smc_n || emu->smc_overflow) {
     if (emu->smc_overflow) kit_tcache_flush(emu->tc);
@@ -47,49 +48,50 @@ static void boundary(KitEmu *emu) {
     emu->smc_n = 0;
     emu->smc_overflow = 0;
   }
-  kit_tcache_reap(emu->tc);
+  kit_tcache_reap(emu->tc, t);
   kit_tier_poll(emu);
-  if (emu->sync_pending || atomic_load(&emu->async_pending)) kit_emu_deliver_signals(emu);
+  if (t->sync_pending || atomic_load(&t->pending) || atomic_load(&emu->async_pending)) kit_emu_deliver_signals(emu);
 }
 
 /* The hot path: LLVM code going from block to block through the jump cache
  * while nothing needs the dispatcher (no signal, exit, invalidation). Tool
  * observation is in the blocks themselves, so it does not miss anything. */
-static void run_jitted(KitEmu *emu, KitEmuBlock *blk) {
+static void run_jitted(KitEmu *emu, KitEmuThread *t, KitEmuBlock *blk) {
   KitEmuTcache *tc = emu->tc;
-  emu->in_guest = 1;
+  t->in_guest = 1;
   for (;;) {
-    emu->last_exit = NULL;
-    uint64_t next = (uint64_t)kit_emu_code(blk->code)(emu->cpu, NULL);
-    emu->arch->set_pc(emu->cpu, next); /* chained exits store none */
+    t->last_exit = NULL;
+    uint64_t next = (uint64_t)kit_emu_code(blk->code)(t->cpu, NULL);
+    emu->arch->set_pc(t->cpu, next); /* chained exits store none */
     emu->stats.blocks_executed++;
     emu->stats.jit_entries++;
-    if (emu->exited || emu->chain_stop || emu->sync_pending ||
-        atomic_load_explicit(&emu->async_pending, memory_order_relaxed) ||
-        emu->smc_n || emu->smc_overflow || tc->graveyard)
+    if (emu->exited || t->done || t->chain_stop || t->sync_pending || atomic_load_explicit(&t->pending, memory_order_relaxed) ||
+        atomic_load_explicit(&emu->async_pending, memory_order_relaxed) || emu->smc_n || emu->smc_overflow ||
+        tc->epoch != atomic_load_explicit(&t->seen, memory_order_relaxed))
       break;
     KitEmuBlock *nb = tc->jc[kit_tcache_jc_slot(next)];
     if (!nb || nb->pc != next || !nb->code) break;
-    if (emu->last_exit) kit_tcache_link(tc, emu->last_exit, nb);
+    if (t->last_exit) kit_tcache_link(tc, t->last_exit, nb);
     blk = nb;
   }
-  emu->in_guest = 0;
+  t->in_guest = 0;
 }
 
+/* One guest thread's dispatcher, on its host thread (kit_emu_self), holding
+ * the execution lock: until the thread exits or the process ends. */
 int kit_emu_exec_loop(KitEmu *emu) {
   kit_emu_current = emu;
-  emu->guest_thread = pthread_self();
-  static KitEmuBlock *volatile running;
-  if (sigsetjmp(emu->fault_jmp, 0)) {
+  KitEmuThread *t = kit_emu_self;
+  if (sigsetjmp(t->fault_jmp, 0)) {
     /* a host fault inside the guest window: the signal is pending already */
-    if (running) kit_tier_discard_interp(running);
-    running = NULL;
+    if (t->running) kit_tier_discard_interp(t->running);
+    t->running = NULL;
     kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
   }
-  while (!emu->exited) {
-    boundary(emu);
-    if (emu->exited) break;
-    uint64_t pc = emu->arch->get_pc(emu->cpu);
+  while (!emu->exited && !t->done) {
+    boundary(emu, t);
+    if (emu->exited || t->done) break;
+    uint64_t pc = emu->arch->get_pc(t->cpu);
     KitEmuBlock *blk = kit_tcache_lookup(emu->tc, pc);
     if (!blk) blk = block_at(emu, pc);
     if (!blk) {
@@ -103,16 +105,16 @@ int kit_emu_exec_loop(KitEmu *emu) {
     }
     if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) fprintf(emu->log, "exec 0x%" PRIx64 "\n", pc);
     else if (blk->code) {
-      run_jitted(emu, blk);
+      run_jitted(emu, t, blk);
       continue;
     }
-    running = blk;
+    t->running = blk;
     bool compiled = false;
-    emu->in_guest = 1;
+    t->in_guest = 1;
     uint64_t next = kit_tier_run(emu, blk, &compiled);
-    emu->arch->set_pc(emu->cpu, next);
-    emu->in_guest = 0;
-    running = NULL;
+    emu->arch->set_pc(t->cpu, next);
+    t->in_guest = 0;
+    t->running = NULL;
     const KitDecodedInsn *last = &blk->insns[blk->ninsns - 1];
     if (!compiled && (last->flags & KIT_DECODE_BRANCH)) { /* for traces */
       if (next == last->target) blk->taken++;

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "dispatch.h"
@@ -124,11 +126,7 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
   }
   const KitArch *arch = pick_arch(argv[0], err);
   if (!arch) return NULL;
-  /* the CPU state right after the emulator's own: translated code reaches
-   * the fields it reads on every block (block_pc, chain_stop) relative to
-   * its CPU pointer */
-  size_t cpu_at = (sizeof(KitEmu) + 63) & ~(size_t)63;
-  KitEmu *emu = calloc(1, cpu_at + arch->cpu_state_size);
+  KitEmu *emu = calloc(1, sizeof *emu);
   if (!emu) {
     fprintf(err, "kit-emu: out of memory\n");
     return NULL;
@@ -136,7 +134,18 @@ KitEmu *kit_emu_new(const KitEmuOptions *opt, int argc, char **argv, char **envp
   if (opt) emu->opt = *opt;
   emu->log = emu->opt.log ? emu->opt.log : stderr;
   emu->arch = arch;
-  emu->cpu = (char *)emu + cpu_at;
+  pthread_mutexattr_t ma;
+  pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE); /* a translation may call back into the cache */
+  pthread_mutex_init(&emu->mu, &ma);
+  pthread_cond_init(&emu->all_done, NULL);
+  pthread_mutex_init(&emu->gil_mu, NULL);
+  pthread_cond_init(&emu->gil_cv, NULL);
+  if (!kit_emu_thread_alloc(emu)) {
+    fprintf(err, "kit-emu: out of memory\n");
+    free(emu);
+    return NULL;
+  }
   emu->stack_size = kit_emu_stack_size();
   uint64_t window = kit_emu_window_size(emu->stack_size, err);
   if (!window) {
@@ -175,17 +184,22 @@ void kit_emu_free(KitEmu *emu) {
   kit_emu_tools_free(emu);
   kit_emu_files_free(emu);
   if (kit_emu_current == emu) kit_emu_current = NULL;
+  size_t cpu = ((offsetof(KitEmuThread, cpu) + emu->arch->cpu_state_size + 63) & ~(size_t)63) - offsetof(KitEmuThread, cpu);
+  for (unsigned i = 0; i < atomic_load(&emu->nthreads); i++) {
+    KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (t == kit_emu_self) kit_emu_self = NULL;
+    munmap(t, offsetof(KitEmuThread, cpu) + cpu + KIT_EMU_TOOL_AREA);
+  }
   free(emu);
 }
 
-int kit_emu_run(KitEmu *emu) {
-  if (emu->opt.tier != KIT_EMU_TIER_INTERP && !kit_tier_jit_available() && emu->opt.tier == KIT_EMU_TIER_JIT)
-    kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
-  if (!emu->tier) emu->tier = kit_tier_new(emu, kit_emu_resolve);
-  kit_emu_signals_init(emu);
-  kit_emu_ev_thread(emu, 0, true);
-  int st = kit_emu_exec_loop(emu);
-  kit_emu_ev_thread(emu, 0, false);
+/* The process ends on this host thread: the thread's exit and the
+ * process's for the tools, the -d figures. */
+static void epilogue(KitEmu *emu, KitEmuThread *t, int st) {
+  if (!t->ended) {
+    t->ended = true;
+    kit_emu_ev_thread(emu, t->vcpu, false);
+  }
   kit_emu_ev_exit(emu, st);
   if (emu->opt.debug & KIT_EMU_DEBUG_EXEC) {
     KitEmuStats s;
@@ -200,14 +214,37 @@ int kit_emu_run(KitEmu *emu) {
   if (emu->opt.debug & KIT_EMU_DEBUG_STATS) kit_emu_print_stats(emu);
   if (emu->opt.debug & KIT_EMU_DEBUG_PERFMAP) kit_emu_write_perfmap(emu);
   fflush(NULL);
+}
+
+/* a fork child of a thread other than the first: the process ends where its thread does */
+static void end_process(KitEmu *emu) {
+  epilogue(emu, kit_thr(emu), emu->exit_status);
+  _exit(emu->exit_status);
+}
+
+int kit_emu_run(KitEmu *emu) {
+  if (emu->opt.tier != KIT_EMU_TIER_INTERP && !kit_tier_jit_available() && emu->opt.tier == KIT_EMU_TIER_JIT)
+    kit_emu_warn(emu, "this build has no LLVM JIT; running in tier 0");
+  if (!emu->tier) emu->tier = kit_tier_new(emu, kit_emu_resolve);
+  KitEmuThread *t = emu->threads[0];
+  t->tid = (int)syscall(SYS_gettid);
+  t->host = pthread_self();
+  kit_emu_self = t;
+  emu->thread_loop = kit_emu_exec_loop;
+  emu->process_end = end_process;
+  kit_emu_gil_take(emu, t);
+  kit_emu_signals_init(emu);
+  kit_emu_ev_thread(emu, 0, true);
+  int st = kit_emu_exec_loop(emu);
+  epilogue(emu, t, st);
   return st;
 }
 
 int kit_emu_add_pass(KitEmu *emu, KitEmuBlockPass pass, void *user) { return kit_emu_instr_add_pass(emu, pass, user); }
 
-uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(emu->cpu, reg); }
-void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v) { emu->arch->set_reg(emu->cpu, reg, v); }
-uint64_t kit_emu_get_pc(KitEmu *emu) { return emu->arch->get_pc(emu->cpu); }
+uint64_t kit_emu_get_reg(KitEmu *emu, unsigned reg) { return emu->arch->get_reg(kit_emu_cpu(emu), reg); }
+void kit_emu_set_reg(KitEmu *emu, unsigned reg, uint64_t v) { emu->arch->set_reg(kit_emu_cpu(emu), reg, v); }
+uint64_t kit_emu_get_pc(KitEmu *emu) { return emu->arch->get_pc(kit_emu_cpu(emu)); }
 const KitArch *kit_emu_arch(KitEmu *emu) { return emu->arch; }
 
 int kit_emu_read_mem(KitEmu *emu, uint64_t va, void *dst, size_t n) {

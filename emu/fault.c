@@ -12,9 +12,9 @@
 #define MAX_BLOCK_INSNS KIT_EMU_MAX_BLOCK_INSNS
 
 void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
-  if (emu->arch->retire) emu->arch->retire(emu->cpu, retired);
+  if (emu->arch->retire) emu->arch->retire(kit_emu_cpu(emu), retired);
   /* the tools' instruction counts of what did not retire */
-  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, emu->block_pc);
+  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, kit_thr(emu)->block_pc);
   if (b && b->code && b->code_insns) kit_emu_instr_fault(emu, b->code_insns, b->code_ninsns, retired);
   else if (b) kit_emu_instr_fault(emu, b->insns, b->ninsns, retired);
 }
@@ -25,12 +25,12 @@ void kit_emu_block_fault(KitEmu *emu, uint32_t retired) {
  * rare) */
 uint32_t kit_emu_fault_retired(KitEmu *emu) {
   KitDecodedInsn buf[MAX_BLOCK_INSNS];
-  uint64_t pc = emu->arch->get_pc(emu->cpu);
-  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, emu->block_pc);
+  uint64_t pc = emu->arch->get_pc(kit_emu_cpu(emu));
+  const KitEmuBlock *b = kit_tcache_lookup(emu->tc, kit_thr(emu)->block_pc);
   if (b && b->code && b->code_insns) /* what the LLVM code was made from: possibly a trace */
     for (unsigned i = 0; i < b->code_ninsns; i++)
       if (b->code_insns[i].pc == pc) return i;
-  unsigned n = kit_emu_decode_block(emu, emu->block_pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
+  unsigned n = kit_emu_decode_block(emu, kit_thr(emu)->block_pc, buf, emu->opt.single_step ? 1 : MAX_BLOCK_INSNS);
   for (unsigned i = 0; i < n; i++)
     if (buf[i].pc == pc) return i;
   return 0;
@@ -57,15 +57,16 @@ static uint64_t guest_fault_addr(KitEmu *emu, uint64_t ga) {
   if (ga < emu->as.size || !emu->arch->mem_addr) return ga;
   KitDecodedInsn in;
   uint64_t ea;
-  if (kit_emu_decode_at(emu, emu->arch->get_pc(emu->cpu), &in) <= 0 || !emu->arch->mem_addr(emu->cpu, &in, &ea))
+  if (kit_emu_decode_at(emu, emu->arch->get_pc(kit_emu_cpu(emu)), &in) <= 0 || !emu->arch->mem_addr(kit_emu_cpu(emu), &in, &ea))
     return ga;
   return ea >= emu->as.size ? ea : ga;
 }
 
 static void on_fault(int sig, siginfo_t *si, void *ucv) {
   KitEmu *emu = kit_emu_current;
+  KitEmuThread *t = kit_emu_self; /* only a guest thread's faults are the guest's (not the JIT worker's) */
   uintptr_t a = (uintptr_t)si->si_addr, base = emu ? (uintptr_t)emu->as.base : 0;
-  if (emu && emu->in_guest && pthread_equal(pthread_self(), emu->guest_thread) && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
+  if (emu && t && t->in_guest && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
     uint64_t ga = a - base;
     if (ga < emu->as.size && kit_aspace_is_code(&emu->as, ga)) {
       const KitEmuRegion *r = kit_aspace_find(&emu->as, ga);
@@ -74,22 +75,22 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
         kit_aspace_unmark_code(&emu->as, page);
         if (emu->smc_n < 16) emu->smc_pages[emu->smc_n++] = page;
         else emu->smc_overflow = 1;
-        emu->chain_stop = 1;
+        t->chain_stop = 1;
         return;
       }
     }
 #if defined(__x86_64__)
     uint64_t fpc; /* baseline code keeps the pc of its accesses in a side table */
     if (kit_tier_fault_pc(emu, (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP], &fpc))
-      emu->arch->set_pc(emu->cpu, fpc);
+      emu->arch->set_pc(t->cpu, fpc);
 #else
     (void)ucv;
 #endif
     ga = guest_fault_addr(emu, ga); /* a clamped out-of-window access: its own address */
     const KitEmuRegion *r = ga < emu->as.size ? kit_aspace_find(&emu->as, ga) : NULL;
-    emu->in_guest = 0;
+    t->in_guest = 0;
     kit_emu_raise(emu, sig == SIGBUS ? SIGBUS : SIGSEGV, r ? 2 /* SEGV_ACCERR */ : 1 /* SEGV_MAPERR */, ga);
-    siglongjmp(emu->fault_jmp, 1);
+    siglongjmp(t->fault_jmp, 1);
   }
   static const char msg[] = "kit-emu: internal error: host fault outside the guest\n";
   if (write(2, msg, sizeof msg - 1) < 0) {}

@@ -8,7 +8,7 @@
 
 /* the host SIGSEGV/SIGBUS handler (on the signal stack) */
 void kit_emu_fault_install(void);
-/* A load or store stopped the running block (emu->block_pc) after
+/* A load or store stopped the running block (the thread's block_pc) after
  * `retired` instructions: count those (instret) and tell the tools
  * (on_block_fault). */
 void kit_emu_block_fault(KitEmu *emu, uint32_t retired);

@@ -7,16 +7,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAX_THREADS 256 /* scoreboard entries reserved per tool scoreboard */
 #define MAX_REPLACED KIT_EMU_MAX_DROP
 
 struct KitEmuScoreboard {
   KitEmuTool *tool;
+  KitEmu *emu;
   size_t entry_size;
-  uint8_t *base; /* MAX_THREADS entries, reserved once: the address never moves */
-  unsigned n;    /* threads seen */
+  size_t off; /* of its entry in every thread's tool area (internal.h, KitEmuThread) */
   KitEmuScoreboard *next;
 };
 
@@ -72,12 +72,13 @@ struct KitEmuTools {
   unsigned ndrop;
   Replaced repl[MAX_REPLACED];
   unsigned nrepl;
+  size_t area_used;    /* of each thread's tool area, by the scoreboards */
 };
 
 /* ask the dispatcher for the cache work above before the next block runs */
 static void settle_soon(KitEmu *emu) {
   emu->tools_pending = true;
-  emu->chain_stop = 1;
+  kit_emu_stop_all(emu);
 }
 
 static void drop_pc(KitEmu *emu, uint64_t pc) {
@@ -265,7 +266,6 @@ void kit_emu_tools_free(KitEmu *emu) {
   for (unsigned i = 0; i < ts->n; i++) {
     for (KitEmuScoreboard *s = ts->t[i]->boards, *nx; s; s = nx) {
       nx = s->next;
-      free(s->base);
       free(s);
     }
     free(ts->t[i]);
@@ -277,19 +277,18 @@ void kit_emu_tools_free(KitEmu *emu) {
 /* ---- scoreboards ------------------------------------------------------------------------------------ */
 
 KitEmuScoreboard *kit_emu_scoreboard_new(KitEmuTool *tool, size_t entry_size) {
+  struct KitEmuTools *ts = tool->emu->tools;
+  size_t size = (entry_size + 7) & ~(size_t)7;
+  if (!size) size = 8;
+  /* in every thread's tool area, at one offset: generated code reaches the
+   * running thread's entry relative to its CPU pointer (translate.c, counter_ptr) */
+  if (size > KIT_EMU_TOOL_AREA - ts->area_used) return NULL;
   KitEmuScoreboard *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  s->entry_size = (entry_size + 7) & ~(size_t)7;
-  if (!s->entry_size) s->entry_size = 8;
-  /* on the heap, near the CPU state, so generated code reaches a counter
-   * relative to the CPU pointer (translate.c, counter_ptr) */
-  void *p = calloc(MAX_THREADS, s->entry_size);
-  if (!p) {
-    free(s);
-    return NULL;
-  }
-  s->base = p;
-  s->n = 1;
+  s->emu = tool->emu;
+  s->entry_size = size;
+  s->off = ts->area_used;
+  ts->area_used += size;
   s->tool = tool;
   s->next = tool->boards;
   tool->boards = s;
@@ -297,16 +296,16 @@ KitEmuScoreboard *kit_emu_scoreboard_new(KitEmuTool *tool, size_t entry_size) {
 }
 
 void *kit_emu_scoreboard_entry(KitEmuScoreboard *sb, unsigned vcpu) {
-  return vcpu < MAX_THREADS ? sb->base + (size_t)vcpu * sb->entry_size : NULL;
+  KitEmuThread *t = vcpu < atomic_load(&sb->emu->nthreads) ? atomic_load(&sb->emu->threads[vcpu]) : NULL;
+  return t ? t->tool_area + sb->off : NULL;
 }
-unsigned kit_emu_scoreboard_n(const KitEmuScoreboard *sb) { return sb->n; }
+unsigned kit_emu_scoreboard_n(const KitEmuScoreboard *sb) { return atomic_load(&sb->emu->nthreads); }
 
-/* where generated code finds the counter: thread 0's entry (guest threads
- * share one CPU state today; each will get its own entry) */
+/* the counter of thread vcpu (the shared one for every thread) */
 static uint64_t *u64_addr(KitEmuU64 u, unsigned vcpu) {
   if (!u.score) return u.shared;
-  if (vcpu >= MAX_THREADS) return NULL;
-  return (uint64_t *)(u.score->base + (size_t)vcpu * u.score->entry_size + u.offset);
+  uint8_t *e = kit_emu_scoreboard_entry(u.score, vcpu);
+  return e && u.offset + 8 <= u.score->entry_size ? (uint64_t *)(e + u.offset) : NULL;
 }
 
 uint64_t kit_emu_u64_get(KitEmuU64 u, unsigned vcpu) {
@@ -317,8 +316,24 @@ uint64_t kit_emu_u64_get(KitEmuU64 u, unsigned vcpu) {
 uint64_t kit_emu_u64_sum(KitEmuU64 u) {
   if (!u.score) return u.shared ? *u.shared : 0;
   uint64_t s = 0;
-  for (unsigned v = 0; v < u.score->n; v++) s += *u64_addr(u, v);
+  for (unsigned v = 0, n = kit_emu_scoreboard_n(u.score); v < n; v++) s += kit_emu_u64_get(u, v);
   return s;
+}
+
+/* a registration's counter: shared (addr), or at an offset of each
+ * thread's tool area; NULL when u names neither */
+static bool counter_of(KitEmuU64 u, KitEmuCb *c) {
+  if (!u.score) {
+    c->addr = u.shared;
+    return u.shared != NULL;
+  }
+  if (u.offset + 8 > u.score->entry_size) return false;
+  c->area_off = u.score->off + u.offset;
+  return true;
+}
+
+uint64_t *kit_emu_instr_counter(KitEmu *emu, const KitEmuCb *c) {
+  return c->addr ? c->addr : (uint64_t *)(kit_thr(emu)->tool_area + c->area_off);
 }
 
 /* ---- translation time: the handles and the record ---------------------------------------------------------- */
@@ -425,21 +440,20 @@ void kit_emu_insn_exec_cb(KitEmuInsn *in, KitEmuExecCb cb, void *user) {
   push(in->tb, &in->exec, (KitEmuCb){.fn.exec = cb, .user = user});
 }
 void kit_emu_tb_inline(KitEmuTb *tb, KitEmuInlineOp op, KitEmuU64 u, uint64_t imm) {
-  uint64_t *p = u64_addr(u, 0);
-  if (p) push(tb, &tb->inl, (KitEmuCb){.addr = p, .imm = imm, .op = (uint8_t)op});
+  KitEmuCb c = {.imm = imm, .op = (uint8_t)op};
+  if (counter_of(u, &c)) push(tb, &tb->inl, c);
 }
 void kit_emu_insn_inline(KitEmuInsn *in, KitEmuInlineOp op, KitEmuU64 u, uint64_t imm) {
-  uint64_t *p = u64_addr(u, 0);
-  if (p) push(in->tb, &in->inl, (KitEmuCb){.addr = p, .imm = imm, .op = (uint8_t)op});
+  KitEmuCb c = {.imm = imm, .op = (uint8_t)op};
+  if (counter_of(u, &c)) push(in->tb, &in->inl, c);
 }
 void kit_emu_tb_cond_cb(KitEmuTb *tb, KitEmuExecCb cb, KitEmuCond cond, KitEmuU64 u, uint64_t imm, void *user) {
-  uint64_t *p = u64_addr(u, 0);
-  if (p) push(tb, &tb->cond, (KitEmuCb){.fn.exec = cb, .user = user, .addr = p, .imm = imm, .op = (uint8_t)cond});
+  KitEmuCb c = {.fn.exec = cb, .user = user, .imm = imm, .op = (uint8_t)cond};
+  if (counter_of(u, &c)) push(tb, &tb->cond, c);
 }
 void kit_emu_insn_cond_cb(KitEmuInsn *in, KitEmuExecCb cb, KitEmuCond cond, KitEmuU64 u, uint64_t imm, void *user) {
-  uint64_t *p = u64_addr(u, 0);
-  if (p)
-    push(in->tb, &in->cond, (KitEmuCb){.fn.exec = cb, .user = user, .addr = p, .imm = imm, .op = (uint8_t)cond});
+  KitEmuCb c = {.fn.exec = cb, .user = user, .imm = imm, .op = (uint8_t)cond};
+  if (counter_of(u, &c)) push(in->tb, &in->cond, c);
 }
 void kit_emu_insn_mem_cb(KitEmuInsn *in, KitEmuMemCb cb, unsigned rw, void *user) {
   const KitDecodedInsn *d = dec(in);
@@ -553,14 +567,14 @@ uint64_t kit_emu_instr_tools(const KitDecodedInsn *insns, unsigned n) {
 /* a block's instructions in the code: from its first (index 0) to the one
  * before the next block's first */
 void kit_emu_instr_fault(KitEmu *emu, const KitDecodedInsn *insns, unsigned n, unsigned k) {
-  (void)emu;
   if (k >= n) return;
   for (unsigned j = k; j < n; j++) {
     const KitEmuInstr *e = insns[j].instr;
     if (j > k && e && e->index == 0) break; /* the next block's: not counted yet */
     if (!e || !e->has_add) continue; /* nothing of this instruction was counted */
     for (uint32_t c = 0; c < e->inl.n; c++)
-      if (e->inl.cb[c].op == KIT_EMU_INLINE_ADD && e->inl.cb[c].tool->active) *e->inl.cb[c].addr -= e->inl.cb[c].imm;
+      if (e->inl.cb[c].op == KIT_EMU_INLINE_ADD && e->inl.cb[c].tool->active)
+        *kit_emu_instr_counter(emu, &e->inl.cb[c]) -= e->inl.cb[c].imm;
   }
 }
 
@@ -582,7 +596,7 @@ void kit_emu_tool_regw(const KitEmuCbList *l) {
   KitEmu *emu = kit_emu_current;
   unsigned vcpu = kit_emu_vcpu(emu);
   for (uint8_t r = 0; r < l->nregs; r++) {
-    uint64_t v = emu->arch->get_reg(emu->cpu, l->regs[r]);
+    uint64_t v = emu->arch->get_reg(kit_emu_cpu(emu), l->regs[r]);
     for (uint32_t i = 0; i < l->n; i++)
       if (l->cb[i].tool->active) l->cb[i].fn.regw(emu, vcpu, l->pc, l->regs[r], v, l->cb[i].user);
   }
@@ -671,14 +685,22 @@ void kit_emu_ev_exit(KitEmu *emu, int status) {
 
 /* ---- services -------------------------------------------------------------------------------------------------- */
 
-/* guest threads share one CPU state today (issue 17 gives each its own) */
-unsigned kit_emu_vcpu(KitEmu *emu) {
-  (void)emu;
-  return 0;
+unsigned kit_emu_vcpu(KitEmu *emu) { return kit_thr(emu)->vcpu; }
+unsigned kit_emu_n_threads(KitEmu *emu) { return atomic_load(&emu->nthreads); }
+static KitEmuThread *thread_at(KitEmu *emu, unsigned vcpu) {
+  return vcpu < atomic_load(&emu->nthreads) ? atomic_load(&emu->threads[vcpu]) : NULL;
+}
+bool kit_emu_thread_alive(KitEmu *emu, unsigned vcpu) {
+  KitEmuThread *t = thread_at(emu, vcpu);
+  return t && atomic_load(&t->live) && !t->done;
+}
+uint64_t kit_emu_thread_reg_read(KitEmu *emu, unsigned vcpu, const KitArchReg *reg) {
+  KitEmuThread *t = thread_at(emu, vcpu);
+  return t && reg && atomic_load(&t->live) ? emu->arch->get_reg(t->cpu, reg->num) : 0;
 }
 int kit_emu_thread_id(KitEmu *emu) {
-  (void)emu;
-  return (int)gettid();
+  int tid = kit_thr(emu)->tid;
+  return tid ? tid : (int)syscall(SYS_gettid); /* before the run: the embedder's thread */
 }
 
 const KitArchReg *kit_emu_regs(KitEmu *emu, size_t *n) {
@@ -711,8 +733,8 @@ const KitArchReg *kit_emu_reg_role(KitEmu *emu, unsigned role) {
 }
 
 uint64_t kit_emu_reg_read(KitEmu *emu, const KitArchReg *reg) {
-  return reg ? emu->arch->get_reg(emu->cpu, reg->num) : 0;
+  return reg ? emu->arch->get_reg(kit_emu_cpu(emu), reg->num) : 0;
 }
 void kit_emu_reg_write(KitEmu *emu, const KitArchReg *reg, uint64_t value) {
-  if (reg) emu->arch->set_reg(emu->cpu, reg->num, value);
+  if (reg) emu->arch->set_reg(kit_emu_cpu(emu), reg->num, value);
 }

@@ -21,7 +21,8 @@ typedef struct KitEmuCb {
   } fn;
   void *user;
   /* inline ops and conditions: the counter, the operation, the immediate */
-  uint64_t *addr;  /* the counter's address (thread 0's entry of a scoreboard) */
+  uint64_t *addr;  /* a shared counter's address; NULL: per thread, at area_off */
+  size_t area_off; /* of a per-thread counter in each thread's tool area */
   uint64_t imm;
   uint8_t op;      /* KitEmuInlineOp, or KitEmuCond for a conditional callback */
   uint8_t rw;      /* memory callbacks: KIT_EMU_MEM_* */
@@ -69,6 +70,8 @@ void kit_emu_instr_free(KitEmuTbRec *r);
 /* a load or store of the instruction at index k of the code insns[0..n)
  * faulted: take back the coalesced ADDs of it and the rest of its block */
 void kit_emu_instr_fault(KitEmu *emu, const KitDecodedInsn *insns, unsigned n, unsigned k);
+/* the running thread's copy of a registration's counter */
+uint64_t *kit_emu_instr_counter(KitEmu *emu, const KitEmuCb *c);
 /* the tools whose instrumentation insns[0..n) carry (bit per tool id) */
 uint64_t kit_emu_instr_tools(const KitDecodedInsn *insns, unsigned n);
 /* the replacement of the function at pc (kit_emu_replace_function), NULL if

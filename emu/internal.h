@@ -6,10 +6,12 @@
 #define KIT_EMU_INTERNAL_H
 
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "aspace.h"
 #include "kit/cg.h"
@@ -34,9 +36,63 @@ struct KitEmuShadowPlane {
   unsigned index;
 };
 
+/* One guest thread (docs/emu.md, "Threads"): a host thread with its own
+ * CPU state, signal mask and pending set. The block is one mapping: this
+ * header, the CPU state at `cpu`, then the thread's part of every tool
+ * scoreboard, so translated code (shared by all threads) reaches each of
+ * them relative to the CPU pointer it is called with. */
+#define KIT_EMU_MAX_THREADS 4096u      /* created over the run (vcpu numbers are not reused) */
+#define KIT_EMU_TOOL_AREA (4u << 20)   /* per thread, for the tools' scoreboards */
+/* the host signal that brings a thread back from a blocking call to its
+ * dispatcher (a signal sent to it, the process's end); the guest's own use
+ * of this number is emulated without the host's */
+#define KIT_EMU_WAKE_SIG SIGRTMAX
+typedef struct KitEmuThread {
+  KitEmu *emu;
+  unsigned vcpu; /* 0 for the first thread, then in order of creation */
+  int tid;       /* the host thread's: the guest's gettid() */
+  pthread_t host;
+  /* signals */
+  uint64_t sigmask;
+  uint64_t restore_mask; /* rt_sigsuspend: the mask the first handler's frame saves */
+  bool has_restore_mask;
+  uint64_t altstack_sp, altstack_size;
+  uint32_t altstack_flags;
+  _Atomic uint64_t pending; /* bit per signal sent to this thread (tgkill) by another */
+  uint64_t sync_pending;    /* raised by the thread itself (tgkill on self, faults) */
+  uint64_t fault_addr;      /* si_addr of the pending synchronous fault */
+  int fault_code;
+  sigjmp_buf fault_jmp;
+  volatile sig_atomic_t in_guest;
+  /* the guest pc of the block running: set before a tier-0 block, stored by
+   * an LLVM block's prologue (chained ones too); a fault's retired count */
+  uint64_t block_pc;
+  /* set by whatever needs this thread's dispatcher soon (a host signal, a
+   * write to translated code, a raised signal, an invalidation); jitted
+   * blocks that chain check it on entry; cleared at each boundary */
+  volatile int32_t chain_stop;
+  /* the exit slot the last jitted block left through unchained (the
+   * dispatcher links it), NULL when it left otherwise */
+  struct KitEmuExit *last_exit;
+  struct KitEmuBlock *running; /* the tier-0 block being interpreted (a fault abandons its frame) */
+  _Atomic uint64_t seen;       /* the cache epoch at this thread's last boundary (tcache.c, reaping) */
+  _Atomic bool live;           /* runs guest code or waits in a system call; false once it exited */
+  bool done;                   /* exit(2): this thread ends */
+  bool ended;                  /* the tools were told it exited */
+  int exit_code;               /* exit(2)'s */
+  uint64_t ctid_clear;         /* CLONE_CHILD_CLEARTID, set_tid_address */
+  uint64_t robust_list;        /* set_robust_list's head (guest address), walked at exit */
+  uint64_t sys_next;           /* the pc after the system call running (a clone child starts there) */
+  uint64_t gil_since;          /* when it took the execution lock (ns, CLOCK_MONOTONIC) */
+  uint8_t *tool_area;          /* KIT_EMU_TOOL_AREA bytes, after the CPU state */
+  _Alignas(64) unsigned char cpu[];
+} KitEmuThread;
+
+/* the guest thread this host thread runs (NULL in the JIT worker and before the run) */
+extern __thread KitEmuThread *kit_emu_self;
+
 struct KitEmu {
   const KitArch *arch;
-  void *cpu;
   KitEmuAspace as;
   KitEmuOptions opt;
   FILE *log;
@@ -59,33 +115,37 @@ struct KitEmu {
   char sysroot[4096];
   char interp_path[8192]; /* the dynamic linker loaded, "" for a static program */
   uint64_t entry, interp_base, phdr, phnum, load_bias;
+  uint64_t auxv[64]; /* the initial auxv as the loader laid it out (/proc/self/auxv) */
+  unsigned auxv_words;
   uint64_t sigreturn_tramp; /* guest page holding the arch's sigreturn code */
 
-  /* signals */
+  /* signals: dispositions are the process's, masks and pending sets the threads' */
   KitEmuSigAction sigact[KIT_EMU_NSIG];
-  uint64_t sigmask;
-  uint64_t restore_mask; /* rt_sigsuspend: the mask the first handler's frame saves */
-  bool has_restore_mask;
-  uint64_t altstack_sp, altstack_size;
-  uint32_t altstack_flags;
-  _Atomic uint64_t async_pending; /* bit per signal, set by the host handler */
-  uint64_t sync_pending;          /* raised by the guest itself (tgkill on self, faults) */
-  uint64_t fault_addr;            /* si_addr of the pending synchronous fault */
-  int fault_code;
-  sigjmp_buf fault_jmp;
-  volatile sig_atomic_t in_guest;
-  /* the guest pc of the block running: set before a tier-0 block, stored by
-   * an LLVM block's prologue (chained ones too); a fault's retired count */
-  uint64_t block_pc;
-  pthread_t guest_thread; /* only its faults are the guest's (not the JIT worker's) */
+  _Atomic uint64_t async_pending; /* bit per signal sent to the process, set by the host handler */
   /* pages written by the guest that held translated code (host fault
    * handler -> dispatcher); overflow means flush everything */
   uint64_t smc_pages[16];
   volatile sig_atomic_t smc_n, smc_overflow;
-  /* set by whatever needs the dispatcher soon (a host signal, a write to
-   * translated code, a raised signal, an invalidation); jitted blocks that
-   * chain check it on entry; cleared at each dispatcher boundary */
-  volatile int32_t chain_stop;
+  /* the guest threads by vcpu (never freed: tools read their scoreboard
+   * entries at exit), how many were made and how many still run */
+  KitEmuThread *_Atomic threads[KIT_EMU_MAX_THREADS];
+  _Atomic unsigned nthreads, nlive;
+  /* The execution lock (docs/emu.md, "Threads"): the thread that holds it
+   * runs guest code and owns the emulator's state; it is handed over in
+   * ticket order at block boundaries when another waits, and let go around
+   * system calls that may block. */
+  pthread_mutex_t gil_mu;
+  pthread_cond_t gil_cv;
+  uint64_t gil_next, gil_serving; /* tickets (under gil_mu) */
+  _Atomic unsigned gil_waiting;
+  KitEmuThread *_Atomic gil_holder;
+  pthread_mutex_t mu;      /* thread bookkeeping: exits, all_done */
+  pthread_cond_t all_done; /* the first thread waits on it after its exit(2) */
+  bool main_waits;         /* ... and does (the process ends from its host thread) */
+  /* the dispatcher loop (dispatch.c) a new thread runs, and the process's
+   * end on a thread other than the first (emu.c): the os stage starts threads */
+  int (*thread_loop)(KitEmu *emu);
+  void (*process_end)(KitEmu *emu); /* does not return */
 
   /* the pass pipeline over lifted blocks */
   struct {
@@ -96,18 +156,56 @@ struct KitEmu {
 
   /* execution */
   KitEmuTcache *tc;
-  /* the exit slot the last jitted block left through unchained (the
-   * dispatcher links it), NULL when it left otherwise */
-  struct KitEmuExit *last_exit;
   KitEmuTierState *tier;
-  bool exited;
+  _Atomic bool exited; /* the process ends (exit_group, the last thread's exit, a fatal signal) */
   int exit_status;
-  uint64_t ctid_clear;   /* set_tid_address */
   uint64_t stack_size;   /* limits.c: from RLIMIT_STACK */
   KitEmuStats stats;
 };
 
 extern KitEmu *kit_emu_current;
+
+/* the calling guest thread, the first one outside the guest threads (the
+ * embedder, tools before the run) */
+static inline KitEmuThread *kit_thr(const KitEmu *emu) {
+  KitEmuThread *t = kit_emu_self;
+  return t ? t : emu->threads[0];
+}
+static inline void *kit_emu_cpu(const KitEmu *emu) { return kit_thr(emu)->cpu; }
+/* the thread whose CPU state cpu is */
+static inline KitEmuThread *kit_thr_of_cpu(void *cpu) {
+  return (KitEmuThread *)((char *)cpu - offsetof(KitEmuThread, cpu));
+}
+/* thread.c: a new thread's block (its vcpu the next number), NULL past
+ * KIT_EMU_MAX_THREADS or without memory */
+KitEmuThread *kit_emu_thread_alloc(KitEmu *emu);
+/* ask every thread's dispatcher to look (an invalidation, a tool change) */
+void kit_emu_stop_all(KitEmu *emu);
+/* the live thread with this tid, NULL if none */
+KitEmuThread *kit_emu_thread_by_tid(KitEmu *emu, int tid);
+/* bring t to its dispatcher soon, out of a blocking system call too */
+void kit_emu_thread_wake(KitEmu *emu, KitEmuThread *t);
+/* the execution lock: take it (in ticket order), let it go, and hand it
+ * over at a boundary when another thread has waited long enough */
+void kit_emu_gil_take(KitEmu *emu, KitEmuThread *t);
+void kit_emu_gil_drop(KitEmu *emu);
+void kit_emu_gil_yield(KitEmu *emu, KitEmuThread *t);
+/* around a host call that may block (syscall*.c): the lock let go while
+ * other threads exist (guest pointers checked before); returns whether it was */
+bool kit_emu_blocking_begin(KitEmu *emu);
+void kit_emu_blocking_end(KitEmu *emu, bool dropped);
+/* the value of a host call made with the lock let go (errno kept) */
+#define KIT_EMU_BLOCKING(emu, call)                  \
+  ({                                                 \
+    bool kit_dropped_ = kit_emu_blocking_begin(emu); \
+    long kit_r_ = (long)(call);                      \
+    int kit_e_ = errno;                              \
+    kit_emu_blocking_end(emu, kit_dropped_);         \
+    errno = kit_e_;                                  \
+    kit_r_;                                          \
+  })
+/* a fork child: its one thread (the caller) holds the lock, the others are gone */
+void kit_emu_threads_after_fork(KitEmu *emu);
 
 /* the most instructions in a block (a trace or a superblock too) */
 #define KIT_EMU_MAX_BLOCK_INSNS 64

@@ -254,9 +254,12 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   for (int i = 0; i < envc; i++) w[k++] = ev[i];
   w[k++] = 0;
   for (size_t i = 0; i < sizeof aux / sizeof aux[0]; i++) w[k++] = aux[i][0], w[k++] = aux[i][1];
+  _Static_assert(sizeof aux <= sizeof emu->auxv, "KitEmu.auxv holds the auxv");
+  memcpy(emu->auxv, aux, sizeof aux);
+  emu->auxv_words = (unsigned)(sizeof aux / 8);
   free(av);
   free(ev);
-  emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, sp), sp);
+  emu->arch->set_reg(kit_emu_cpu(emu), KIT_EMU_REG(emu, sp), sp);
   return 0;
 }
 
@@ -292,6 +295,6 @@ int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err) {
   int rc = build_stack(emu, &exe, argc, argv, envp, err);
   argv[0] = path;
   if (rc < 0) return -1;
-  emu->arch->set_pc(emu->cpu, emu->entry);
+  emu->arch->set_pc(kit_emu_cpu(emu), emu->entry);
   return 0;
 }

@@ -45,6 +45,8 @@ static void usage(FILE *f) {
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
         "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n"
+        "  --trace-children=yes|no  yes (the default): a guest program the guest execs runs under\n"
+        "                     kit-emu with these options; no: under kit-emu without tools or sanitizers\n"
         "  -h, --help         this text\n"
         "  --version          the version\n"
         "  --                 end of options: the program follows\n"
@@ -82,6 +84,7 @@ typedef struct Args {
   } tool[MAX_TOOL_ARGS];
   unsigned ntools;
   uint64_t sanitize, recover;
+  bool no_trace_children;
 } Args;
 
 /* the options (a switch over their names): the index of the program, -1 on
@@ -168,6 +171,8 @@ static int parse_options(int argc, char **argv, Args *a) {
         return -1;
       }
       a->tool[a->ntools - 1].args = arg + 12;
+    } else if (!strcmp(arg, "--trace-children=yes") || !strcmp(arg, "--trace-children=no")) {
+      a->no_trace_children = !strcmp(arg + 17, "no");
     } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
       usage(stdout);
       return -2;
@@ -221,6 +226,36 @@ static int install_tools(KitEmu *emu, const Args *a) {
   return 0;
 }
 
+/* What an execve of a guest program runs (KitEmuOptions.exec_argv): this
+ * kit-emu with its options, less -0 (each program has its own argv[0]) and,
+ * with --trace-children=no, less everything but the emulator's own
+ * settings (no tool, no sanitizer). */
+static bool emulator_option(const char *o) {
+  static const char *const keep[] = {"--tier=", "--jit-threshold=", "--single-step", "--chain", "--no-chain",
+                                     "--no-tier2", "--no-baseline", "--trace-children="};
+  for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
+    if (!strncmp(o, keep[k], strlen(keep[k]))) return true;
+  return false;
+}
+
+static void exec_argv(int nopts, char **argv, Args *a) {
+  static char *v[256];
+  int n = 0;
+  v[n++] = argv[0];
+  for (int k = 1; k < nopts && n < 254; k++) {
+    bool with_value = !strcmp(argv[k], "-L") || !strcmp(argv[k], "-d") || !strcmp(argv[k], "-0");
+    if (!strcmp(argv[k], "--")) continue;
+    if (with_value && k + 1 < nopts) {
+      if (strcmp(argv[k], "-0")) v[n++] = argv[k], v[n++] = argv[k + 1];
+      k++;
+      continue;
+    }
+    if (!a->no_trace_children || emulator_option(argv[k])) v[n++] = argv[k];
+  }
+  a->opt.exec_argv = v;
+  a->opt.exec_argc = n;
+}
+
 int main(int argc, char **argv) {
   Args a = {.opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true}};
   int i = parse_options(argc, argv, &a);
@@ -229,6 +264,7 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 1;
   }
+  exec_argv(i, argv, &a);
   KitEmu *emu = kit_emu_new(&a.opt, argc - i, argv + i, environ, stderr);
   if (!emu) return 1;
   if (install_tools(emu, &a) < 0) return 1;

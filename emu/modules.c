@@ -136,6 +136,20 @@ const char *kit_emu_files_at(const KitEmu *emu, uint64_t va, uint64_t *off) {
   return NULL;
 }
 
+const char *kit_emu_files_span(const KitEmu *emu, uint64_t va, uint64_t *off, uint64_t *end) {
+  const struct KitEmuFiles *f = emu->files;
+  *end = UINT64_MAX;
+  for (size_t i = 0; f && i < f->n; i++) {
+    if (f->r[i].lo <= va && va < f->r[i].hi) {
+      *off = f->r[i].off + (va - f->r[i].lo);
+      *end = f->r[i].hi;
+      return f->r[i].path;
+    }
+    if (f->r[i].lo > va && f->r[i].lo < *end) *end = f->r[i].lo;
+  }
+  return NULL;
+}
+
 void kit_emu_files_free(KitEmu *emu) {
   struct KitEmuFiles *f = emu->files;
   if (!f) return;

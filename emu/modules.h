@@ -15,6 +15,9 @@ void kit_emu_files_map(KitEmu *emu, uint64_t va, uint64_t len, const char *path,
 void kit_emu_files_unmap(KitEmu *emu, uint64_t va, uint64_t len);
 /* the file behind guest address va: its path and the file offset of va */
 const char *kit_emu_files_at(const KitEmu *emu, uint64_t va, uint64_t *off);
+/* the same, and where the file's range ends; NULL (anonymous) with *end
+ * the start of the next file range above va (UINT64_MAX: none) */
+const char *kit_emu_files_span(const KitEmu *emu, uint64_t va, uint64_t *off, uint64_t *end);
 void kit_emu_files_free(KitEmu *emu);
 
 #endif

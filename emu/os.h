@@ -16,6 +16,15 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
 
 /* signal.c */
 void kit_emu_signals_init(KitEmu *emu);
+/* a new guest thread's host thread: its stack for the fault handler */
+void kit_emu_thread_signals_init(void);
+/* the guest has a second thread now: host dispositions as several masks need them */
+void kit_emu_signals_threaded(KitEmu *emu);
+int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va);
+/* syscall_exec.c: execve */
+int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint64_t envp_va);
+/* syscall_thread.c: clone of a thread, exit, exit_group, futex, tkill/tgkill, tids */
+int64_t kit_emu_sys_thread(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldact);
 int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t oldset);
 int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old);

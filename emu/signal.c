@@ -27,23 +27,38 @@ static bool default_ignores(int sig) {
   return sig == SIGCHLD || sig == SIGWINCH || sig == SIGURG || sig == SIGCONT;
 }
 
+/* A signal for the process: pending until a thread that does not block it
+ * reaches a boundary (the one running guest code is asked to look). */
 static void on_async(int sig) {
   KitEmu *emu = kit_emu_current;
   if (emu) {
     atomic_fetch_or(&emu->async_pending, bit(sig));
-    emu->chain_stop = 1;
+    KitEmuThread *h = atomic_load(&emu->gil_holder);
+    if (h) h->chain_stop = 1;
+    if (kit_emu_self) kit_emu_self->chain_stop = 1;
   }
+}
+
+/* KIT_EMU_WAKE_SIG: back to the dispatcher (a blocking host call returns EINTR) */
+static void on_wake(int sig) {
+  (void)sig;
+  if (kit_emu_self) kit_emu_self->chain_stop = 1;
 }
 
 /* the host disposition that makes a guest disposition come true */
 static void sync_host(KitEmu *emu, int sig) {
-  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || kit_emu_sync_only(sig)) return;
+  KitEmuThread *t = kit_thr(emu);
+  if (sig <= 0 || sig >= KIT_EMU_NSIG || sig == SIGKILL || sig == SIGSTOP || kit_emu_sync_only(sig) ||
+      sig == KIT_EMU_WAKE_SIG)
+    return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
   uint64_t h = emu->sigact[sig].handler;
   if (h == LINUX_SIG_IGN) sa.sa_handler = SIG_IGN;
-  else if (h == LINUX_SIG_DFL && !(emu->sigmask & bit(sig))) sa.sa_handler = SIG_DFL;
+  /* the host's default action only while one thread's mask decides (with
+   * several, a thread that blocks it must not die of it) */
+  else if (h == LINUX_SIG_DFL && !(t->sigmask & bit(sig)) && atomic_load(&emu->nthreads) == 1) sa.sa_handler = SIG_DFL;
   else {
     /* no SA_RESTART: a blocking host call must come back (EINTR) so the guest
      * handler can run; kit_emu_syscall_insn restarts it when the guest asked */
@@ -52,18 +67,42 @@ static void sync_host(KitEmu *emu, int sig) {
   sigaction(sig, &sa, NULL);
 }
 
+void kit_emu_thread_signals_init(void) {
+  /* the fault handler's stack (a guest stack overflow faults on the guest's) */
+  size_t size = 64 * 1024;
+  void *p = malloc(size);
+  stack_t ss = {.ss_sp = p, .ss_size = size};
+  if (p) sigaltstack(&ss, NULL);
+}
+
+void kit_emu_signals_threaded(KitEmu *emu) {
+  for (int s = 1; s < KIT_EMU_NSIG; s++) sync_host(emu, s);
+}
+
 void kit_emu_signals_init(KitEmu *emu) {
-  static uint8_t altstack[64 * 1024];
-  stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
-  sigaltstack(&ss, NULL);
+  KitEmuThread *t = kit_thr(emu);
+  kit_emu_thread_signals_init();
   kit_emu_fault_install();
+  struct sigaction wake;
+  memset(&wake, 0, sizeof wake);
+  sigemptyset(&wake.sa_mask);
+  wake.sa_handler = on_wake; /* no SA_RESTART */
+  sigaction(KIT_EMU_WAKE_SIG, &wake, NULL);
+  /* the mask kit-emu was started with is the guest's (as execve keeps it);
+   * the host's is open, so the emulator sees what arrives */
+  sigset_t cur, none;
+  sigemptyset(&none);
+  if (pthread_sigmask(SIG_SETMASK, &none, &cur) == 0)
+    for (int s = 1; s < 64; s++)
+      if (s != SIGKILL && s != SIGSTOP && !kit_emu_sync_only(s) && s != KIT_EMU_WAKE_SIG && sigismember(&cur, s) == 1)
+        t->sigmask |= bit(s);
   /* inherited dispositions: an ignored signal stays ignored, like after exec */
   for (int s = 1; s < KIT_EMU_NSIG; s++) {
     struct sigaction old;
     if (s < 32 && !kit_emu_sync_only(s) && sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
       emu->sigact[s].handler = LINUX_SIG_IGN;
   }
-  emu->altstack_flags = LINUX_SS_DISABLE;
+  t->altstack_flags = LINUX_SS_DISABLE;
 }
 
 int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldact) {
@@ -81,32 +120,35 @@ int64_t kit_emu_sys_sigaction(KitEmu *emu, int sig, uint64_t act, uint64_t oldac
 }
 
 int64_t kit_emu_sys_sigprocmask(KitEmu *emu, int how, uint64_t set, uint64_t oldset) {
-  uint64_t old = emu->sigmask, m;
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t old = t->sigmask, m;
   if (set) {
     if (kit_aspace_read(&emu->as, set, &m, 8) < 0) return -EFAULT;
-    if (how == 0) emu->sigmask |= m;        /* SIG_BLOCK */
-    else if (how == 1) emu->sigmask &= ~m;  /* SIG_UNBLOCK */
-    else if (how == 2) emu->sigmask = m;    /* SIG_SETMASK */
+    if (how == 0) t->sigmask |= m;        /* SIG_BLOCK */
+    else if (how == 1) t->sigmask &= ~m;  /* SIG_UNBLOCK */
+    else if (how == 2) t->sigmask = m;    /* SIG_SETMASK */
     else return -EINVAL;
-    emu->sigmask &= ~(bit(SIGKILL) | bit(SIGSTOP));
+    t->sigmask &= ~(bit(SIGKILL) | bit(SIGSTOP));
     for (int s = 1; s < 32; s++)
-      if ((old ^ emu->sigmask) & bit(s)) sync_host(emu, s);
+      if ((old ^ t->sigmask) & bit(s)) sync_host(emu, s);
   }
   if (oldset && kit_aspace_write(&emu->as, oldset, &old, 8) < 0) return -EFAULT;
   return 0;
 }
 
 static bool on_altstack(KitEmu *emu, uint64_t sp) {
-  return !(emu->altstack_flags & LINUX_SS_DISABLE) && sp > emu->altstack_sp &&
-         sp <= emu->altstack_sp + emu->altstack_size;
+  KitEmuThread *t = kit_thr(emu);
+  return !(t->altstack_flags & LINUX_SS_DISABLE) && sp > t->altstack_sp &&
+         sp <= t->altstack_sp + t->altstack_size;
 }
 
 int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old) {
-  uint64_t sp = emu->arch->get_reg(emu->cpu, KIT_EMU_REG(emu, sp));
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t sp = emu->arch->get_reg(kit_emu_cpu(emu), KIT_EMU_REG(emu, sp));
   if (old) {
     struct { uint64_t sp; int32_t flags, pad; uint64_t size; } o = {
-        emu->altstack_sp, (int32_t)(on_altstack(emu, sp) ? LINUX_SS_ONSTACK : emu->altstack_flags), 0,
-        emu->altstack_size};
+        t->altstack_sp, (int32_t)(on_altstack(emu, sp) ? LINUX_SS_ONSTACK : t->altstack_flags), 0,
+        t->altstack_size};
     if (kit_aspace_write(&emu->as, old, &o, sizeof o) < 0) return -EFAULT;
   }
   if (ss) {
@@ -114,20 +156,21 @@ int64_t kit_emu_sys_sigaltstack(KitEmu *emu, uint64_t ss, uint64_t old) {
     if (kit_aspace_read(&emu->as, ss, &n, sizeof n) < 0) return -EFAULT;
     if (on_altstack(emu, sp)) return -EPERM;
     if (n.flags & LINUX_SS_DISABLE) {
-      emu->altstack_flags = LINUX_SS_DISABLE;
+      t->altstack_flags = LINUX_SS_DISABLE;
       return 0;
     }
     if (n.flags & ~0x80000000) return -EINVAL; /* SS_AUTODISARM is the only other flag */
     if (n.size < 2048) return -ENOMEM;
-    emu->altstack_sp = n.sp;
-    emu->altstack_size = n.size;
-    emu->altstack_flags = 0;
+    t->altstack_sp = n.sp;
+    t->altstack_size = n.size;
+    t->altstack_flags = 0;
   }
   return 0;
 }
 
 bool kit_emu_restart_after_signal(KitEmu *emu) {
-  uint64_t pending = atomic_load(&emu->async_pending) & ~emu->sigmask;
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t pending = (atomic_load(&emu->async_pending) | atomic_load(&t->pending)) & ~t->sigmask;
   if (!pending) return false;
   int sig = __builtin_ctzll(pending) + 1;
   uint64_t h = emu->sigact[sig].handler;
@@ -151,32 +194,34 @@ _Noreturn void kit_emu_die_by_signal(KitEmu *emu, int sig) {
 
 /* the tools' signal event: handler 0 when the default action ends the guest */
 static void tell_tools(KitEmu *emu, int sig, bool is_sync, uint64_t handler) {
+  KitEmuThread *t = kit_thr(emu);
   if (!emu->tools) return;
   bool fault = is_sync && kit_emu_sync_only(sig);
-  KitEmuSignal s = {.signo = sig, .code = fault ? emu->fault_code : is_sync ? -6 : 0, .addr = fault ? emu->fault_addr : 0,
-                    .pc = emu->arch->get_pc(emu->cpu), .fatal = !handler, .handler = handler};
+  KitEmuSignal s = {.signo = sig, .code = fault ? t->fault_code : is_sync ? -6 : 0, .addr = fault ? t->fault_addr : 0,
+                    .pc = emu->arch->get_pc(kit_emu_cpu(emu)), .fatal = !handler, .handler = handler};
   kit_emu_ev_signal(emu, &s);
 }
 
 static void deliver(KitEmu *emu, int sig, bool is_sync) {
+  KitEmuThread *t = kit_thr(emu);
   const KitArch *ar = emu->arch;
-  void *cpu = emu->cpu;
+  void *cpu = kit_emu_cpu(emu);
   KitEmuSigAction act = emu->sigact[sig];
-  bool blocked_sync = is_sync && kit_emu_sync_only(sig) && (emu->sigmask & bit(sig));
+  bool blocked_sync = is_sync && kit_emu_sync_only(sig) && (t->sigmask & bit(sig));
   if (act.handler == LINUX_SIG_IGN && !(is_sync && kit_emu_sync_only(sig))) return;
   if (act.handler == LINUX_SIG_DFL || act.handler == LINUX_SIG_IGN || blocked_sync) {
     if (default_ignores(sig) && !blocked_sync) return;
     if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) return;
     if (emu->opt.debug & (KIT_EMU_DEBUG_EXEC | KIT_EMU_DEBUG_SYSCALL))
       fprintf(emu->log, "kit-emu: guest killed by signal %d at pc 0x%llx (fault address 0x%llx)\n", sig,
-              (unsigned long long)ar->get_pc(cpu), (unsigned long long)emu->fault_addr);
+              (unsigned long long)ar->get_pc(cpu), (unsigned long long)t->fault_addr);
     tell_tools(emu, sig, is_sync, 0);
     kit_emu_die_by_signal(emu, sig);
   }
   tell_tools(emu, sig, is_sync, act.handler);
   uint64_t sp = ar->get_reg(cpu, ar->cc.sp);
-  if ((act.flags & LINUX_SA_ONSTACK) && !(emu->altstack_flags & LINUX_SS_DISABLE) && !on_altstack(emu, sp))
-    sp = emu->altstack_sp + emu->altstack_size;
+  if ((act.flags & LINUX_SA_ONSTACK) && !(t->altstack_flags & LINUX_SS_DISABLE) && !on_altstack(emu, sp))
+    sp = t->altstack_sp + t->altstack_size;
   uint64_t fsp = (sp - ar->sigframe_size) & ~(uint64_t)(ar->sigframe_align - 1);
   void *f = kit_emu_gw(emu, fsp, ar->sigframe_size);
   if (!f) { /* no room for the frame: Linux forces SIGSEGV's default action */
@@ -185,22 +230,22 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
   memset(f, 0, ar->sigframe_size);
   KitArchSignal si = {.signo = sig, .handler = act.handler, .restorer = emu->sigreturn_tramp};
   if (is_sync && kit_emu_sync_only(sig)) {
-    si.code = emu->fault_code;
+    si.code = t->fault_code;
     si.has_addr = true;
-    si.addr = emu->fault_addr;
+    si.addr = t->fault_addr;
   } else {
     si.code = is_sync ? -6 /* SI_TKILL */ : 0 /* SI_USER */;
     si.pid = (uint32_t)getpid();
     si.uid = (uint32_t)getuid();
   }
-  si.ss_sp = emu->altstack_sp;
-  si.ss_flags = (int32_t)emu->altstack_flags;
-  si.ss_size = emu->altstack_size;
-  si.mask = emu->has_restore_mask ? emu->restore_mask : emu->sigmask;
-  emu->has_restore_mask = false;
-  if (!(act.flags & LINUX_SA_NODEFER)) emu->sigmask |= bit(sig);
-  emu->sigmask |= act.mask;
-  emu->sigmask &= ~(bit(SIGKILL) | bit(SIGSTOP));
+  si.ss_sp = t->altstack_sp;
+  si.ss_flags = (int32_t)t->altstack_flags;
+  si.ss_size = t->altstack_size;
+  si.mask = t->has_restore_mask ? t->restore_mask : t->sigmask;
+  t->has_restore_mask = false;
+  if (!(act.flags & LINUX_SA_NODEFER)) t->sigmask |= bit(sig);
+  t->sigmask |= act.mask;
+  t->sigmask &= ~(bit(SIGKILL) | bit(SIGSTOP));
   if (act.flags & LINUX_SA_RESETHAND) {
     emu->sigact[sig].handler = LINUX_SIG_DFL;
     sync_host(emu, sig);
@@ -212,29 +257,76 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
  * handler's first block, which nests the frames as Linux does. Faults go
  * first and ignore the mask (a blocked fault takes its default action). */
 void kit_emu_deliver_signals(KitEmu *emu) {
-  uint64_t sync = emu->sync_pending;
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t sync = t->sync_pending;
   uint64_t faults = bit(SIGSEGV) | bit(SIGBUS) | bit(SIGILL) | bit(SIGFPE) | bit(SIGTRAP);
-  uint64_t deliverable = (sync & ~emu->sigmask) | (sync & faults);
+  uint64_t deliverable = (sync & ~t->sigmask) | (sync & faults);
   bool is_sync = deliverable != 0;
-  uint64_t set = is_sync ? deliverable : atomic_load(&emu->async_pending) & ~emu->sigmask;
-  if (!set) return;
-  int sig = __builtin_ctzll(set) + 1;
-  if (is_sync) emu->sync_pending &= ~bit(sig);
-  else atomic_fetch_and(&emu->async_pending, ~bit(sig));
-  deliver(emu, sig, is_sync);
+  if (is_sync) {
+    int sig = __builtin_ctzll(deliverable) + 1;
+    t->sync_pending &= ~bit(sig);
+    deliver(emu, sig, true);
+    return;
+  }
+  /* sent to this thread by another (tgkill), then the process's */
+  uint64_t mine = atomic_load(&t->pending) & ~t->sigmask;
+  if (mine) {
+    int sig = __builtin_ctzll(mine) + 1;
+    atomic_fetch_and(&t->pending, ~bit(sig));
+    deliver(emu, sig, true);
+    return;
+  }
+  uint64_t proc = atomic_load(&emu->async_pending);
+  uint64_t set = proc & ~t->sigmask;
+  if (set) {
+    int sig = __builtin_ctzll(set) + 1;
+    if (atomic_fetch_and(&emu->async_pending, ~bit(sig)) & bit(sig)) deliver(emu, sig, false);
+    return;
+  }
+  /* blocked here: a thread that does not block it takes it, out of its wait */
+  for (unsigned i = 0, n = atomic_load(&emu->nthreads); proc && i < n; i++) {
+    KitEmuThread *o = atomic_load(&emu->threads[i]);
+    if (o && o != t && atomic_load(&o->live) && !o->done && (proc & ~o->sigmask) && !o->chain_stop) {
+      kit_emu_thread_wake(emu, o);
+      break;
+    }
+  }
+}
+
+int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va) {
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t m;
+  if (kit_aspace_read(&emu->as, mask_va, &m, 8) < 0) return -EFAULT;
+  t->restore_mask = t->sigmask;
+  t->has_restore_mask = true;
+  t->sigmask = m & ~(bit(SIGKILL) | bit(SIGSTOP));
+  /* the handler runs at the next block boundary, under mask m; its frame
+   * saves the old mask so rt_sigreturn puts it back. Host signals are
+   * blocked between the test and the wait, so none is lost in between. */
+  sigset_t all, old;
+  sigfillset(&all);
+  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  bool dropped = kit_emu_blocking_begin(emu);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  while (!emu->exited && !((atomic_load(&emu->async_pending) | atomic_load(&t->pending) | t->sync_pending) & ~t->sigmask))
+    sigsuspend(&old);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  kit_emu_blocking_end(emu, dropped);
+  return -EINTR;
 }
 
 uint64_t kit_emu_sys_sigreturn(KitEmu *emu) {
+  KitEmuThread *t = kit_thr(emu);
   const KitArch *ar = emu->arch;
-  uint64_t sp = ar->get_reg(emu->cpu, ar->cc.sp);
+  uint64_t sp = ar->get_reg(kit_emu_cpu(emu), ar->cc.sp);
   _Alignas(16) uint8_t frame[MAX_SIGFRAME];
   if (ar->sigframe_size > sizeof frame || kit_aspace_read(&emu->as, sp, frame, ar->sigframe_size) < 0) {
     kit_emu_raise(emu, SIGSEGV, 1, sp);
-    return ar->get_pc(emu->cpu);
+    return ar->get_pc(kit_emu_cpu(emu));
   }
   uint64_t mask;
-  uint64_t pc = ar->sigframe_restore(emu->cpu, frame, &mask);
-  emu->sigmask = mask & ~(bit(SIGKILL) | bit(SIGSTOP));
+  uint64_t pc = ar->sigframe_restore(kit_emu_cpu(emu), frame, &mask);
+  t->sigmask = mask & ~(bit(SIGKILL) | bit(SIGSTOP));
   for (int s = 1; s < 32; s++) sync_host(emu, s);
   return pc;
 }

@@ -40,7 +40,8 @@ static int64_t sys_arch(KitEmu *emu, uint64_t nr, bool *handled) {
 
 int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t pc) {
   bool handled = false;
-  int64_t r = kit_emu_sys_fs(emu, nr, a, &handled);
+  int64_t r = kit_emu_sys_thread(emu, nr, a, &handled);
+  if (!handled) r = kit_emu_sys_fs(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_mem(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_proc(emu, nr, a, &handled);
   if (!handled) r = sys_arch(emu, nr, &handled);
@@ -76,6 +77,7 @@ int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
   KitEmu *emu = kit_emu_current;
   const KitArch *ar = emu->arch;
   KitEmuSyscall sc = {.pc = (uint64_t)pc};
+  kit_thr_of_cpu(cpu)->sys_next = (uint64_t)next_pc; /* where a clone child starts */
   ar->syscall_args(cpu, &sc.nr, sc.args);
   int64_t ret = 0;
   bool answered = emu->tools && kit_emu_ev_syscall(emu, &sc, &ret); /* a tool may answer it itself */

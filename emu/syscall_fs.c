@@ -1,6 +1,7 @@
 /* emu/syscall_fs.c — file and descriptor system calls: guest fds are host
  * fds; paths under the sysroot shadow absolute host paths (as qemu -L does);
  * struct stat is translated from the host layout to the generic one. */
+#include "modules.h"
 #include "syscall.h"
 
 #include <dirent.h>
@@ -11,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -63,6 +65,74 @@ static bool is_self_exe(const char *p) {
   return !strcmp(p, "/proc/self/exe") || !strcmp(p, "/proc/thread-self/exe");
 }
 
+/* ---- /proc files in the guest's terms ---------------------------------------------- */
+
+/* "/proc/self/NAME", "/proc/thread-self/NAME" or "/proc/<our pid>/NAME" */
+static bool proc_self(const char *p, const char *name) {
+  char own[64];
+  snprintf(own, sizeof own, "/proc/%d/%s", (int)getpid(), name);
+  if (!strcmp(p, own)) return true;
+  if (strncmp(p, "/proc/", 6)) return false;
+  p += 6;
+  if (!strncmp(p, "self/", 5)) p += 5;
+  else if (!strncmp(p, "thread-self/", 12)) p += 12;
+  else return false;
+  return !strcmp(p, name);
+}
+
+/* one line as Linux's show_map_vma writes it, for [start, end) of region r */
+static void maps_line(KitEmu *emu, FILE *f, const KitEmuRegion *r, uint64_t start, uint64_t end) {
+  uint64_t off = 0;
+  const char *path = kit_emu_files_at(emu, start, &off);
+  struct stat st;
+  unsigned long dev_major = 0, dev_minor = 0, ino = 0;
+  if (path && stat(path, &st) == 0)
+    dev_major = major(st.st_dev), dev_minor = minor(st.st_dev), ino = (unsigned long)st.st_ino;
+  int n = fprintf(f, "%08llx-%08llx %c%c%cp %08llx %02lx:%02lx %lu ", (unsigned long long)start,
+                  (unsigned long long)end, r->prot & KIT_EMU_PROT_READ ? 'r' : '-',
+                  r->prot & KIT_EMU_PROT_WRITE ? 'w' : '-', r->prot & KIT_EMU_PROT_EXEC ? 'x' : '-',
+                  (unsigned long long)(path ? off : 0), dev_major, dev_minor, ino);
+  bool heap = r->kind == KIT_EMU_REG_BRK || (start < emu->as.brk_cur && emu->as.brk_start < end);
+  const char *name = path ? path : heap ? "[heap]" : r->kind == KIT_EMU_REG_STACK ? "[stack]" : NULL;
+  if (name) fprintf(f, "%*s%s", n < 73 ? 73 - n : 1, "", name);
+  fputc('\n', f);
+}
+
+/* /proc/self/maps (the guest's mappings, not the emulator's) and
+ * /proc/self/auxv (the guest's), as a file of their contents; -ENOENT when p
+ * is neither */
+static int proc_synth(KitEmu *emu, const char *p, int flags) {
+  bool maps = proc_self(p, "maps"), auxv = proc_self(p, "auxv");
+  if (!maps && !auxv) return -ENOENT;
+  if ((flags & O_ACCMODE) != O_RDONLY) return -EACCES;
+  int fd = (int)syscall(SYS_memfd_create, maps ? "maps" : "auxv", (flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0u);
+  if (fd < 0) return -errno;
+  FILE *f = fdopen(dup(fd), "w");
+  if (!f) {
+    close(fd);
+    return -ENOMEM;
+  }
+  if (maps)
+    for (size_t i = 0; i < emu->as.nregs; i++) {
+      /* a region in lines as Linux's VMAs: a file's pages (contiguous in the
+       * file), the rest after them (a data segment's bss, the heap) */
+      const KitEmuRegion *r = &emu->as.regs[i];
+      for (uint64_t at = r->start; at < r->end;) {
+        uint64_t off = 0, e;
+        const char *p = kit_emu_files_span(emu, at, &off, &e);
+        if (e > r->end) e = r->end;
+        if (!p && at < emu->as.brk_start && emu->as.brk_start < e) e = emu->as.brk_start;
+        maps_line(emu, f, r, at, e);
+        at = e;
+      }
+    }
+  else
+    fwrite(emu->auxv, 8, emu->auxv_words, f);
+  fclose(f);
+  lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
 static int64_t do_iov(KitEmu *emu, uint64_t nr, int fd, uint64_t iov_va, uint64_t cnt) {
   if (cnt > 1024) return -EINVAL;
   const uint64_t *gi = kit_emu_gr(emu, iov_va, cnt * 16);
@@ -75,7 +145,7 @@ static int64_t do_iov(KitEmu *emu, uint64_t nr, int fd, uint64_t iov_va, uint64_
     iov[i].iov_base = h;
     iov[i].iov_len = len;
   }
-  return neg(nr == KIT_SYS_writev ? writev(fd, iov, (int)cnt) : readv(fd, iov, (int)cnt));
+  return neg(KIT_EMU_BLOCKING(emu, nr == KIT_SYS_writev ? writev(fd, iov, (int)cnt) : readv(fd, iov, (int)cnt)));
 }
 
 int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
@@ -87,24 +157,26 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
   case KIT_SYS_openat:
     if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
     if (is_self_exe(path)) snprintf(path, sizeof path, "%s", emu->exe_path);
-    return neg(openat(fd, path, (int)a[2], (mode_t)a[3]));
+    if ((r = proc_synth(emu, path, (int)a[2])) != -ENOENT) return r;
+    return neg(KIT_EMU_BLOCKING(emu, openat(fd, path, (int)a[2], (mode_t)a[3]))); /* a FIFO waits */
   case KIT_SYS_close:
     return neg(close(fd));
   case KIT_SYS_read: {
     void *h = kit_emu_gw(emu, a[1], a[2]);
     if (!h && a[2]) return -EFAULT;
-    return neg(read(fd, h, a[2]));
+    return neg(KIT_EMU_BLOCKING(emu, read(fd, h, a[2])));
   }
   case KIT_SYS_write: {
     void *h = kit_emu_gr(emu, a[1], a[2]);
     if (!h && a[2]) return -EFAULT;
-    return neg(write(fd, h, a[2]));
+    return neg(KIT_EMU_BLOCKING(emu, write(fd, h, a[2])));
   }
   case KIT_SYS_pread64:
   case KIT_SYS_pwrite64: {
     void *h = nr == KIT_SYS_pread64 ? kit_emu_gw(emu, a[1], a[2]) : kit_emu_gr(emu, a[1], a[2]);
     if (!h && a[2]) return -EFAULT;
-    return neg(nr == KIT_SYS_pread64 ? pread(fd, h, a[2], (off_t)a[3]) : pwrite(fd, h, a[2], (off_t)a[3]));
+    return neg(KIT_EMU_BLOCKING(emu, nr == KIT_SYS_pread64 ? pread(fd, h, a[2], (off_t)a[3])
+                                                           : pwrite(fd, h, a[2], (off_t)a[3])));
   }
   case KIT_SYS_readv:
   case KIT_SYS_writev:
@@ -121,7 +193,7 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
         a[1] == F_OFD_SETLKW) {
       void *h = kit_emu_gw(emu, a[2], sizeof(struct flock));
       if (!h) return -EFAULT;
-      return neg(fcntl(fd, (int)a[1], h));
+      return neg(KIT_EMU_BLOCKING(emu, fcntl(fd, (int)a[1], h))); /* F_SETLKW waits */
     }
     return neg(fcntl(fd, (int)a[1], a[2]));
   case KIT_SYS_ioctl:
@@ -257,7 +329,7 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     void *fds = kit_emu_gw(emu, a[0], a[1] * 8);
     if (!fds && a[1]) return -EFAULT;
     const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
-    return neg(syscall(SYS_ppoll, fds, a[1], ts, NULL, 8));
+    return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_ppoll, fds, a[1], ts, NULL, 8)));
   }
   case KIT_SYS_close_range:
     return neg(syscall(SYS_close_range, (unsigned)a[0], (unsigned)a[1], (unsigned)a[2]));

@@ -1,6 +1,6 @@
-/* emu/syscall_proc.c — process, time and signal system calls: exit, ids,
- * limits, uname, clocks, fork-style clone (no threads), wait4, kill/tgkill
- * (a signal to ourselves is delivered by the emulator), a single-thread futex. */
+/* emu/syscall_proc.c — process, time and signal system calls: ids,
+ * limits, uname, clocks, fork-style clone (threads are syscall_thread.c's),
+ * wait4, kill (a signal to ourselves is delivered by the emulator). */
 #include "syscall.h"
 #include "rlimits.h"
 
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 enum { /* Linux's clone flags */
-  LINUX_CLONE_VFORK = 0x4000, LINUX_CLONE_THREAD = 0x10000, LINUX_CLONE_SETTLS = 0x80000,
+  LINUX_CLONE_VFORK = 0x4000, LINUX_CLONE_SETTLS = 0x80000,
   LINUX_CLONE_PARENT_SETTID = 0x100000, LINUX_CLONE_CHILD_SETTID = 0x1000000,
 };
 
@@ -32,17 +32,14 @@ static int64_t put(KitEmu *emu, uint64_t va, const void *p, size_t n) {
 
 static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   uint64_t flags = a[0];
-  if (flags & LINUX_CLONE_THREAD) {
-    kit_emu_warn(emu, "clone with CLONE_THREAD: threads are not supported (this guest needs them)");
-    return -ENOSYS;
-  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return -errno;
   if (pid == 0) {
+    kit_emu_threads_after_fork(emu);
     kit_tier_after_fork(emu);
-    if (a[1]) emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, sp), a[1]);
-    if (flags & LINUX_CLONE_SETTLS) emu->arch->set_reg(emu->cpu, KIT_EMU_REG(emu, tp), a[3]);
+    if (a[1]) emu->arch->set_reg(kit_emu_cpu(emu), KIT_EMU_REG(emu, sp), a[1]);
+    if (flags & LINUX_CLONE_SETTLS) emu->arch->set_reg(kit_emu_cpu(emu), KIT_EMU_REG(emu, tp), a[3]);
     pid_t me = getpid();
     if (flags & LINUX_CLONE_CHILD_SETTID) put(emu, a[4], &me, 4);
     if (flags & LINUX_CLONE_PARENT_SETTID) put(emu, a[2], &me, 4);
@@ -66,13 +63,7 @@ static int64_t self_signal(KitEmu *emu, int sig) {
 int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
   *handled = true;
   switch (nr) {
-  case KIT_SYS_exit:
-  case KIT_SYS_exit_group:
-    emu->exited = true;
-    emu->exit_status = (int)(a[0] & 0xff);
-    return 0;
   case KIT_SYS_getpid: return getpid();
-  case KIT_SYS_gettid: return gettid();
   case KIT_SYS_getppid: return getppid();
   case KIT_SYS_getuid: return getuid();
   case KIT_SYS_geteuid: return geteuid();
@@ -82,13 +73,8 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_setpgid: return neg(setpgid((pid_t)a[0], (pid_t)a[1]));
   case KIT_SYS_getsid: return neg(getsid((pid_t)a[0]));
   case KIT_SYS_setsid: return neg(setsid());
-  case KIT_SYS_set_tid_address:
-    emu->ctid_clear = a[0];
-    return gettid();
-  case KIT_SYS_set_robust_list: return 0;
   case KIT_SYS_rseq: return -ENOSYS;
   case KIT_SYS_clone3: return -ENOSYS; /* glibc falls back to clone */
-  case KIT_SYS_sched_yield: return 0;
   case KIT_SYS_prctl: return -EINVAL;
   case KIT_SYS_prlimit64:
   case KIT_SYS_getrlimit:
@@ -149,8 +135,8 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     uint64_t rem = nr == KIT_SYS_nanosleep ? a[1] : a[3];
     struct timespec ts, left = {0};
     if (kit_aspace_read(&emu->as, *req, &ts, sizeof ts) < 0) return -EFAULT;
-    int r = nr == KIT_SYS_nanosleep ? (nanosleep(&ts, &left) < 0 ? -errno : 0)
-                                    : -clock_nanosleep((clockid_t)a[0], (int)a[1], &ts, &left);
+    int r = nr == KIT_SYS_nanosleep ? (KIT_EMU_BLOCKING(emu, nanosleep(&ts, &left)) < 0 ? -errno : 0)
+                                    : -(int)KIT_EMU_BLOCKING(emu, clock_nanosleep((clockid_t)a[0], (int)a[1], &ts, &left));
     if (r == -EINTR) put(emu, rem, &left, sizeof left);
     return r;
   }
@@ -168,7 +154,7 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_wait4: {
     int st = 0;
     struct rusage ru;
-    pid_t r = wait4((pid_t)a[0], &st, (int)a[2], a[3] ? &ru : NULL);
+    pid_t r = (pid_t)KIT_EMU_BLOCKING(emu, wait4((pid_t)a[0], &st, (int)a[2], a[3] ? &ru : NULL));
     if (r < 0) return -errno;
     if (r > 0 && put(emu, a[1], &st, 4) < 0) return -EFAULT;
     if (a[3] && put(emu, a[3], &ru, sizeof ru) < 0) return -EFAULT;
@@ -177,24 +163,6 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_kill:
     if ((pid_t)a[0] == getpid()) return self_signal(emu, (int)a[1]);
     return neg(kill((pid_t)a[0], (int)a[1]));
-  case KIT_SYS_tkill:
-  case KIT_SYS_tgkill: {
-    pid_t tid = (pid_t)(nr == KIT_SYS_tkill ? a[0] : a[1]);
-    int sig = (int)(nr == KIT_SYS_tkill ? a[1] : a[2]);
-    if (tid == gettid()) return self_signal(emu, sig);
-    return nr == KIT_SYS_tkill ? neg(syscall(SYS_tkill, tid, sig)) : neg(syscall(SYS_tgkill, (pid_t)a[0], tid, sig));
-  }
-  case KIT_SYS_futex: {
-    int op = (int)(a[1] & 0x7f);
-    if (op == 0 || op == 9) { /* WAIT, WAIT_BITSET */
-      uint32_t v;
-      if (kit_aspace_read(&emu->as, a[0], &v, 4) < 0) return -EFAULT;
-      if (v != (uint32_t)a[2]) return -EAGAIN;
-      return a[3] ? -ETIMEDOUT : -EINTR; /* nobody else could ever wake us */
-    }
-    if (op == 1 || op == 10) return 0; /* WAKE: no waiters in one thread */
-    return -ENOSYS;
-  }
   case KIT_SYS_rt_sigaction:
     if (a[3] != 8) return -EINVAL;
     return kit_emu_sys_sigaction(emu, (int)a[0], a[1], a[2]);
@@ -202,32 +170,18 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     if (a[3] != 8) return -EINVAL;
     return kit_emu_sys_sigprocmask(emu, (int)a[0], a[1], a[2]);
   case KIT_SYS_rt_sigpending: {
-    uint64_t p = (atomic_load(&emu->async_pending) | emu->sync_pending) & emu->sigmask;
+    KitEmuThread *t = kit_thr(emu);
+    uint64_t p = (atomic_load(&emu->async_pending) | atomic_load(&t->pending) | t->sync_pending) & t->sigmask;
     return put(emu, a[0], &p, 8);
   }
-  case KIT_SYS_rt_sigsuspend: {
-    uint64_t m;
-    if (kit_aspace_read(&emu->as, a[0], &m, 8) < 0) return -EFAULT;
-    emu->restore_mask = emu->sigmask;
-    emu->has_restore_mask = true;
-    emu->sigmask = m;
-    sigset_t empty;
-    sigemptyset(&empty);
-    /* the handler runs at the next block boundary, under mask m; its frame
-     * saves the old mask so rt_sigreturn puts it back */
-    while (!((atomic_load(&emu->async_pending) | emu->sync_pending) & ~emu->sigmask)) sigsuspend(&empty);
-    return -EINTR;
-  }
+  case KIT_SYS_rt_sigsuspend:
+    return kit_emu_sys_sigsuspend(emu, a[0]);
   case KIT_SYS_sigaltstack:
     return kit_emu_sys_sigaltstack(emu, a[0], a[1]);
   case KIT_SYS_clone:
     return do_clone(emu, a);
-  case KIT_SYS_execve: {
-    char p[256] = "?";
-    kit_aspace_strncpy(&emu->as, a[0], p, sizeof p);
-    kit_emu_warn(emu, "execve(\"%s\") is not supported: run the new program under kit-emu yourself", p);
-    return -ENOSYS;
-  }
+  case KIT_SYS_execve:
+    return kit_emu_sys_execve(emu, a[0], a[1], a[2]);
   default:
     *handled = false;
     return 0;

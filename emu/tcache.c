@@ -18,19 +18,19 @@ static uint32_t hash_pc(uint64_t pc, uint32_t n) { return (uint32_t)((pc >> 1) *
  * holds the target block's code, or kit_emu_exit_stub while unlinked, which
  * returns the pc the block stored to the dispatcher. Jitted blocks take the
  * slot they are entered through as a second argument, which only the stub
- * reads: it records the slot in emu->last_exit, so the dispatcher knows
+ * reads: it records the slot in its thread's last_exit, so the dispatcher knows
  * what to link, and no other way back to the dispatcher can leave a slot
  * there (indirect exits pass NULL). Each
  * exit has its own indirect jump with a stable target, so the host predicts
  * it (the dispatcher's one call site is shared by every block). A block that
- * may be chained to checks emu->chain_stop on entry (qemu checks its exit
+ * may be chained to checks its thread's chain_stop on entry (qemu checks its exit
  * request the same way) and returns its own pc when a host signal, a write
  * to translated code, a raised signal or an invalidation wants the
  * dispatcher. Invalidation points the slots that lead to dropped blocks back
  * at the stub; exits through the emulator (system call, breakpoint, illegal, icache flush,
  * a fault) never chain. */
 int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
-  kit_emu_current->last_exit = via;
+  kit_thr_of_cpu(cpu)->last_exit = via;
   if (via) return (int64_t)via->pc; /* static exits store no pc */
   return (int64_t)kit_emu_current->arch->get_pc(cpu);
 }
@@ -93,18 +93,41 @@ static void block_free(KitEmuBlock *b) {
   free(b);
 }
 
-void kit_tcache_reap(KitEmuTcache *tc) {
-  while (tc->graveyard) {
-    KitEmuBlock *b = tc->graveyard;
-    tc->graveyard = b->next;
-    block_free(b);
+/* The blocks invalidated before every other thread passed a boundary may
+ * still run on it (in the middle of a block, a system call's wait): those
+ * stay until each has come back (docs/emu.md, "Threads"). */
+void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self) {
+  KitEmu *emu = tc->emu;
+  if (self) atomic_store(&self->seen, tc->epoch);
+  if (!tc->graveyard) return;
+  uint64_t min = UINT64_MAX;
+  unsigned n = atomic_load(&emu->nthreads);
+  for (unsigned i = 0; i < n; i++) {
+    KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (t && t != self && atomic_load(&t->live)) {
+      uint64_t s = atomic_load(&t->seen);
+      if (s < min) min = s;
+    }
+  }
+  for (KitEmuBlock **pp = &tc->graveyard; *pp;) {
+    KitEmuBlock *b = *pp;
+    if (b->died < min) {
+      *pp = b->next;
+      block_free(b);
+    } else {
+      pp = &b->next;
+    }
   }
 }
 
 void kit_tcache_free(KitEmuTcache *tc) {
   if (!tc) return;
   kit_tcache_flush(tc);
-  kit_tcache_reap(tc);
+  while (tc->graveyard) { /* no thread runs any more */
+    KitEmuBlock *b = tc->graveyard;
+    tc->graveyard = b->next;
+    block_free(b);
+  }
   free(tc->buckets);
   for (KitEmuExitChunk *c = tc->exits, *nx; c; c = nx) {
     nx = c->next;
@@ -200,7 +223,10 @@ static void unlink_dead(KitEmuTcache *tc) {
   for (KitEmuExitChunk *c = tc->exits; c; c = c->next)
     for (unsigned i = 0; i < c->used; i++) {
       KitEmuExit *e = &c->slot[i];
-      if (e->target && e->target->dead) *e = (KitEmuExit){.code = kit_emu_exit_stub};
+      if (e->target && e->target->dead) { /* its pc stays: a block running now may still leave through it */
+        e->code = kit_emu_exit_stub;
+        e->target = NULL;
+      }
     }
   pthread_mutex_unlock(&tc->exits_mu);
 }
@@ -235,6 +261,7 @@ void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const K
         if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
         b->next = tc->graveyard;
         b->dead = true;
+        b->died = tc->epoch;
         linked |= b->code != NULL;
         tc->graveyard = b;
         tc->nblocks--;
@@ -246,7 +273,8 @@ void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const K
   }
   if (linked && tc->linked) unlink_dead(tc);
   if (any) {
-    tc->emu->chain_stop = 1;
+    tc->epoch++;
+    kit_emu_stop_all(tc->emu);
     tc->generation++;
     tc->emu->stats.invalidations++;
   }

@@ -26,13 +26,14 @@ typedef struct KitEmuBlock {
   bool queued2, tier2;     /* waiting for / running tier-2 code */
   bool baseline_tried;     /* the baseline compiler saw it */
   bool baseline;           /* running baseline code (cg/baseline) */
+  uint64_t died;           /* the cache's epoch when it was invalidated */
   struct KitEmuBlock *next; /* hash chain, then graveyard chain */
 } KitEmuBlock;
 
 /* An exit of a jitted block (docs/emu.md, "Chaining"): the block's LLVM code
  * jumps to `code`, the target block's code once the dispatcher has linked
  * the slot, kit_emu_exit_stub until then (it records the slot in
- * emu->last_exit and returns to the dispatcher). Slots are allocated while
+ * the thread's last_exit and returns to the dispatcher). Slots are allocated while
  * a block is translated for LLVM (the address is a constant in the code),
  * live as long as the emulator, and go back to the stub when their target
  * is invalidated. */
@@ -75,7 +76,8 @@ struct KitEmuTcache {
   uint32_t nbuckets, nblocks;
   KitEmuBlock *jc[KIT_EMU_JC_SIZE];
   KitEmuCodeSlot cc[KIT_EMU_CC_SIZE];
-  KitEmuBlock *graveyard;  /* invalidated while possibly running: freed at the next boundary */
+  KitEmuBlock *graveyard;  /* invalidated while possibly running: freed once no thread can run them */
+  uint64_t epoch;          /* bumped by every invalidation (KitEmuThread.seen, kit_tcache_reap) */
   uint64_t code_lo, code_hi; /* bounds of everything ever translated: cheap range rejection */
   uint64_t generation;     /* bumped by every invalidation (JIT results older than it are dropped) */
   /* exit slots of jitted code: allocated by the JIT worker, linked and
@@ -109,10 +111,11 @@ void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b);
 void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t end);
 /* b has new code: the exit slots and the code cache that lead to it follow */
 void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b);
-/* free what was invalidated; only where no block is running */
-void kit_tcache_reap(KitEmuTcache *tc);
+/* free what was invalidated and no thread can be running: at self's
+ * boundary (self NULL: outside every thread) */
+void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self);
 
-/* Where unlinked exits lead: notes the slot (emu->last_exit), returns to
+/* Where unlinked exits lead: notes the slot (the thread's last_exit), returns to
  * the dispatcher the slot's target pc (an indirect exit, entered through no
  * slot: the pc the block stored). */
 int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via);

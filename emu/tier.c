@@ -91,7 +91,7 @@ uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b, bool *compiled) {
       b->count + 1 >= BASELINE_RUNS) /* this run is compiled already */
     kit_tier_baseline_take(emu, b);
   *compiled = b->code != NULL;
-  if (b->code) return (uint64_t)kit_emu_code(b->code)(emu->cpu, NULL);
+  if (b->code) return (uint64_t)kit_emu_code(b->code)(kit_emu_cpu(emu), NULL);
   uint64_t next;
   if (!kit_tier_interp_run(emu, b, &next)) return next;
   if (emu->opt.tier == KIT_EMU_TIER_AUTO && !b->queued) {

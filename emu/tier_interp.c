@@ -19,7 +19,7 @@ bool kit_tier_interp_run(KitEmu *emu, KitEmuBlock *b, uint64_t *next) {
       return false;
     }
   }
-  KitCgScalar arg = {.i = (uint64_t)(uintptr_t)emu->cpu}, ret[2];
+  KitCgScalar arg = {.i = (uint64_t)(uintptr_t)kit_emu_cpu(emu)}, ret[2];
   if (kit_interp_call(b->ip, b->f, &arg, 1, ret) != 0) {
     kit_emu_warn(emu, "internal error: the interpreter trapped in the block at 0x%llx", (unsigned long long)b->pc);
     emu->exited = true;

@@ -73,11 +73,13 @@ static Sample *samp_slot(KitEmuTierState *t, uint64_t pc) {
   return NULL;
 }
 
-/* one sample of the block the guest runs (mutex held; the worker is idle) */
+/* one sample of the block the guest runs, on the thread holding the
+ * execution lock (mutex held; the worker is idle) */
 static void sample(KitEmuTierState *t) {
   KitEmu *emu = t->emu;
-  if (!emu->in_guest) return;
-  uint64_t pc = __atomic_load_n(&emu->block_pc, __ATOMIC_RELAXED);
+  KitEmuThread *g = atomic_load(&emu->gil_holder);
+  if (!g || !g->in_guest) return;
+  uint64_t pc = __atomic_load_n(&g->block_pc, __ATOMIC_RELAXED);
   if (!pc) return;
   if (++t->nsamples % AGE_SAMPLES == 0) { /* halve, forget the cold */
     static Sample old[SAMP_CAP];
@@ -98,7 +100,7 @@ static void sample(KitEmuTierState *t) {
   s->n = HOT_DONE;
   t->hot[h] = pc;
   atomic_store(&t->nhot, h + 1);
-  emu->chain_stop = 1; /* to the dispatcher soon: kit_tier_poll queues it */
+  g->chain_stop = 1; /* to the dispatcher soon: kit_tier_poll queues it */
 }
 
 static void *worker(void *arg) {

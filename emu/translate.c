@@ -38,7 +38,7 @@ static bool loop_back(Xlate *x, KitCgBuilder *b, uint64_t pc) {
   for (unsigned j = 0; j < x->nmembers; j++) {
     if (x->member_pc[j] != pc) continue;
     if (j + 1 > x->cur) kit_cg_br(b, x->member[j]); /* forward (member j is block j + 1 of the region) */
-    else kit_emu_emit_stop_check(x->emu, b, x->seam.cpu, pc, x->member[j]);
+    else kit_emu_emit_stop_check(b, x->seam.cpu, pc, x->member[j]);
     return true;
   }
   return false;
@@ -114,8 +114,8 @@ KitCgFunc *kit_emu_translate_jit(KitEmu *emu, KitCgModule *m, const KitDecodedIn
 }
 
 /* where a host fault finds the block it stopped, chained LLVM blocks too */
-static void store_block_pc(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, uint64_t pc) {
-  kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, pc), kit_emu_cg_emu_field(emu, b, cpu, &emu->block_pc), 8,
+static void store_block_pc(KitCgBuilder *b, KitCgVal cpu, uint64_t pc) {
+  kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, pc), kit_emu_cg_thread_field(b, cpu, offsetof(KitEmuThread, block_pc)), 8,
                KIT_CG_INTERNAL);
 }
 
@@ -131,8 +131,8 @@ static void prologue(KitEmu *emu, Xlate *x, KitCgBuilder *b, const KitDecodedIns
     kit_cg_br(b, x->head);
     kit_cg_builder_at(b, x->head);
   }
-  store_block_pc(emu, b, cpu, insns[0].pc);
-  if (x->mode >= FOR_JIT_CHAIN_IN) kit_emu_emit_entry_check(emu, b, cpu, insns[0].pc);
+  store_block_pc(b, cpu, insns[0].pc);
+  if (x->mode >= FOR_JIT_CHAIN_IN) kit_emu_emit_entry_check(b, cpu, insns[0].pc);
 }
 
 /* a region's blocks (kit_emu_region) are lifted one after the other, each
@@ -162,6 +162,12 @@ static void call_list(KitCgBuilder *b, const char *helper, const KitEmuCbList *l
   kit_emu_call_helper(b, helper, KIT_CG_VOID, pt, a, 1);
 }
 
+/* the running guest thread's number, from its block */
+static KitCgVal vcpu_of(const Xlate *x, KitCgBuilder *b) {
+  return kit_cg_load(b, KIT_CG_I32, kit_emu_cg_thread_field(b, x->seam.cpu, offsetof(KitEmuThread, vcpu)), 4,
+                     KIT_CG_INTERNAL);
+}
+
 /* a call of a tool's own function fn, straight from the code (the resolver
  * reads the address back from the name) */
 static void call_direct(KitCgBuilder *b, const void *fn, const KitCgType *pt, const KitCgVal *a, uint32_t n) {
@@ -179,21 +185,25 @@ static void exec_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
     return;
   }
   KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_PTR};
-  KitCgVal a[3] = {kit_emu_cg_host_ptr(b, x->emu), kit_cg_iconst(b, KIT_CG_I32, 0 /* the one guest thread */),
-                   kit_emu_cg_host_ptr(b, l->cb[0].user)};
+  KitCgVal a[3] = {kit_emu_cg_host_ptr(b, x->emu), vcpu_of(x, b), kit_emu_cg_host_ptr(b, l->cb[0].user)};
   call_direct(b, (const void *)l->cb[0].fn.exec, pt, a, 3);
 }
 
-/* a counter's address: relative to the CPU pointer when it is near (one
- * addressing mode for the baseline compiler's add, no 64-bit constant) */
-static KitCgVal counter_ptr(const Xlate *x, KitCgBuilder *b, uint64_t *addr) {
-  int64_t d = (int64_t)((uintptr_t)addr - (uintptr_t)x->emu->cpu);
-  return d == (int32_t)d ? kit_emu_cg_emu_field(x->emu, b, x->seam.cpu, addr) : kit_emu_cg_host_ptr(b, addr);
+/* a counter's address: a per-thread one relative to the CPU pointer (one
+ * addressing mode for the baseline compiler's add, no 64-bit constant), a
+ * shared one a constant */
+static KitCgVal counter_ptr(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) {
+  if (c->addr) return kit_emu_cg_host_ptr(b, c->addr);
+  KitEmuThread *t = x->emu->threads[0];
+  size_t area = (size_t)(t->tool_area - (uint8_t *)t);
+  return kit_emu_cg_thread_field(b, x->seam.cpu, area + c->area_off);
 }
 
 /* an inline op: no call */
-static void inline_op(const Xlate *x, KitCgBuilder *b, uint64_t *addr, uint8_t op, uint64_t imm) {
-  KitCgVal p = counter_ptr(x, b, addr), v = kit_cg_iconst(b, KIT_CG_I64, imm);
+static void inline_op(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) {
+  uint8_t op = c->op;
+  uint64_t imm = c->imm;
+  KitCgVal p = counter_ptr(x, b, c), v = kit_cg_iconst(b, KIT_CG_I64, imm);
   if (op == KIT_EMU_INLINE_ADD) v = kit_cg_binop(b, KIT_CG_OP_ADD, kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL), v);
   kit_cg_store(b, v, p, 8, KIT_CG_INTERNAL);
 }
@@ -203,7 +213,7 @@ static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
   static const KitCgPred pred[] = {KIT_CG_EQ, KIT_CG_NE, KIT_CG_ULT, KIT_CG_ULE, KIT_CG_UGT, KIT_CG_UGE};
   for (uint32_t i = 0; i < l->n; i++) {
     const KitEmuCb *c = &l->cb[i];
-    KitCgVal v = kit_cg_load(b, KIT_CG_I64, counter_ptr(x, b, c->addr), 8, KIT_CG_INTERNAL);
+    KitCgVal v = kit_cg_load(b, KIT_CG_I64, counter_ptr(x, b, c), 8, KIT_CG_INTERNAL);
     KitCgVal hit = kit_cg_cmp(b, pred[c->op], v, kit_cg_iconst(b, KIT_CG_I64, c->imm));
     KitCgBlkId call = kit_cg_block_new(b->m, b->f), on = kit_cg_block_new(b->m, b->f);
     kit_cg_condbr(b, hit, call, on);
@@ -221,10 +231,8 @@ static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
  * kit_emu_instr_fault), its conditional and plain callbacks */
 static void tb_entry(const Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
   const KitEmuTbRec *r = seq[i].instr->tb;
-  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(x, b, r->inl.cb[k].addr, r->inl.cb[k].op, r->inl.cb[k].imm);
-  struct {
-    uint64_t *addr, sum;
-  } acc[16];
+  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(x, b, &r->inl.cb[k]);
+  KitEmuCb acc[16]; /* one ADD per counter, imm the sum */
   unsigned nacc = 0;
   for (unsigned j = i; j < sn && j < i + r->ninsns; j++) {
     const KitEmuInstr *e = seq[j].instr;
@@ -233,18 +241,18 @@ static void tb_entry(const Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq,
       const KitEmuCb *c = &e->inl.cb[k];
       if (c->op != KIT_EMU_INLINE_ADD) continue;
       unsigned a = 0;
-      while (a < nacc && acc[a].addr != c->addr) a++;
+      while (a < nacc && (acc[a].addr != c->addr || acc[a].area_off != c->area_off)) a++;
       if (a == nacc) {
         if (nacc == 16) { /* more counters than that: the rest one by one */
-          inline_op(x, b, c->addr, KIT_EMU_INLINE_ADD, c->imm);
+          inline_op(x, b, c);
           continue;
         }
-        acc[nacc++] = (typeof(acc[0])){c->addr, 0};
+        acc[nacc++] = (KitEmuCb){.addr = c->addr, .area_off = c->area_off, .op = KIT_EMU_INLINE_ADD};
       }
-      acc[a].sum += c->imm;
+      acc[a].imm += c->imm;
     }
   }
-  for (unsigned a = 0; a < nacc; a++) inline_op(x, b, acc[a].addr, KIT_EMU_INLINE_ADD, acc[a].sum);
+  for (unsigned a = 0; a < nacc; a++) inline_op(x, b, &acc[a]);
   cond_calls(x, b, &r->cond);
   exec_calls(x, b, &r->exec);
 }
@@ -267,7 +275,7 @@ static void emit_before(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, un
   if (calls) kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, seq[i].pc), x->seam.cpu, 8, KIT_CG_INTERNAL);
   if (e->index == 0) tb_entry(x, b, seq, i, sn);
   for (uint32_t k = 0; k < e->inl.n; k++)
-    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(x, b, e->inl.cb[k].addr, e->inl.cb[k].op, e->inl.cb[k].imm);
+    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(x, b, &e->inl.cb[k]);
   cond_calls(x, b, &e->cond);
   exec_calls(x, b, &e->exec);
 }
@@ -304,7 +312,7 @@ static bool epilogue(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal next, cons
   const KitEmuCbList *l = e && e->index + 1 == e->tb->ninsns ? &e->tb->edge : NULL;
   if (l && l->n == 1) { /* one tool's: a direct call, as exec_calls */
     KitCgType pt[6] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_I64, KIT_CG_I64, KIT_CG_I32, KIT_CG_PTR};
-    KitCgVal a[6] = {kit_emu_cg_host_ptr(b, emu), kit_cg_iconst(b, KIT_CG_I32, 0), kit_cg_iconst(b, KIT_CG_I64, l->pc),
+    KitCgVal a[6] = {kit_emu_cg_host_ptr(b, emu), vcpu_of(x, b), kit_cg_iconst(b, KIT_CG_I64, l->pc),
                      next, kit_cg_iconst(b, KIT_CG_I32, l->kind), kit_emu_cg_host_ptr(b, l->cb[0].user)};
     call_direct(b, (const void *)l->cb[0].fn.edge, pt, a, 6);
   } else if (l && l->n) {
@@ -367,7 +375,7 @@ static KitCgFunc *translate_insns(KitEmu *emu, KitCgModule *m, const KitDecodedI
     if (j) {
       kit_cg_builder_at(&b, x.member[j - 1]);
       b.loc = (KitCgLoc){.pc = seq[0].pc};
-      store_block_pc(emu, &b, x.seam.cpu, seq[0].pc);
+      store_block_pc(&b, x.seam.cpu, seq[0].pc);
     }
     KitCgVal next = 0;
     if (!lift_seq(emu, &x, &b, seq, sn, &next)) {

@@ -35,6 +35,14 @@ rc=0; build/bin/kit-emu --sanitize=address --strace --tool=insncount --tool="$tm
 echo "(exit $rc: the guest's own status)"
 
 echo
+thr=tests/e2e/cross/cases/thread_hbo_write.c
+echo "== a guest with threads: $thr (an overflow in a second thread) under kit-emu --sanitize=address"
+riscv64-linux-gnu-gcc -g -O0 -pthread -o "$tmp/thread.rv64" "$thr"
+rc=0; ASAN_OPTIONS=color=never build/bin/kit-emu --sanitize=address "$tmp/thread.rv64" 2>&1 |
+  sed -n '/^WRITE/,/^SUMMARY/p' || rc=$?
+echo "(the report names thread T1 and where T0 created it, as clang's runtime does)"
+
+echo
 demo=examples/demo.cg
 echo "== the CG layer underneath: $demo through the CG interpreter, the LLVM JIT, and as an object"
 rc=0; build/bin/kit-cg run "$demo" || rc=$?; echo "(interpreter: exit $rc)"

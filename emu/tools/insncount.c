@@ -20,10 +20,22 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
                         kit_emu_u64_per_thread(board, offsetof(Counts, insns)), 1);
 }
 
+/* the total, then (with several threads) each thread's, numbered as the
+ * tool API numbers them and named by tid */
+static int tids[4096];
+static void on_thread(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)user;
+  if (vcpu < sizeof tids / sizeof tids[0]) tids[vcpu] = kit_emu_thread_id(emu);
+}
+
 static void on_exit_cb(KitEmu *emu, int status, void *user) {
   (void)emu, (void)status, (void)user;
-  uint64_t n = kit_emu_u64_sum(kit_emu_u64_per_thread(board, offsetof(Counts, insns)));
-  fprintf(report_to, "kit-emu: insncount: %" PRIu64 " instructions\n", n);
+  KitEmuU64 u = kit_emu_u64_per_thread(board, offsetof(Counts, insns));
+  fprintf(report_to, "kit-emu: insncount: %" PRIu64 " instructions\n", kit_emu_u64_sum(u));
+  unsigned n = kit_emu_scoreboard_n(board);
+  for (unsigned v = 0; n > 1 && v < n; v++)
+    fprintf(report_to, "kit-emu: insncount: thread %u (tid %d): %" PRIu64 " instructions\n", v,
+            v < sizeof tids / sizeof tids[0] ? tids[v] : 0, kit_emu_u64_get(u, v));
   fflush(report_to);
 }
 
@@ -33,5 +45,6 @@ int kit_emu_tool_insncount_main(KitEmuTool *tool, FILE *out) {
   report_to = out;
   kit_emu_on_tb_trans(tool, on_tb, NULL);
   kit_emu_on_exit(tool, on_exit_cb, NULL);
+  kit_emu_on_thread_start(tool, on_thread, NULL);
   return 0;
 }

@@ -13,6 +13,9 @@
 #include "tools.h"
 
 static FILE *out;
+/* once a thread was made, lines name their thread, as strace -f's do (its
+ * first clone line, begun before the child existed, does not) */
+static bool threaded;
 
 typedef struct Flag {
   uint64_t bit;
@@ -159,6 +162,9 @@ static void put_arg(KitEmu *emu, char kind, const uint64_t *a, int i, int64_t re
 static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req, int64_t ret, void *user) {
   (void)vcpu, (void)user;
   const char *name = kit_emu_syscall_name(req->nr);
+  char prefix[32] = "";
+  if (threaded) snprintf(prefix, sizeof prefix, "[pid %5d] ", kit_emu_thread_id(emu));
+  fputs(prefix, out);
   const char *args = "xxx";
   if (name) {
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
@@ -175,7 +181,7 @@ static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req,
   }
   bool is_exit = name && (!strcmp(name, "exit_group") || !strcmp(name, "exit"));
   if (is_exit) {
-    fprintf(out, ") = ?\n+++ exited with %d +++\n", (int)(req->args[0] & 0xff));
+    fprintf(out, ") = ?\n%s+++ exited with %d +++\n", prefix, (int)(req->args[0] & 0xff));
   } else if (ret < 0 && ret > -4096) {
     int e = (int)-ret;
     const char *en = strerrorname_np(e);
@@ -186,6 +192,7 @@ static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req,
     fprintf(out, ") = %" PRId64 "\n", ret);
   }
   fflush(out);
+  if (name && !strcmp(name, "clone") && (req->args[0] & 0x10000 /* CLONE_THREAD */) && ret > 0) threaded = true;
 }
 
 int kit_emu_tool_strace_main(KitEmuTool *tool, FILE *o) {

@@ -46,6 +46,14 @@ typedef struct KitEmuOptions {
   bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
+  /* execve of a guest ELF (or of a script whose interpreter is one) runs
+   * exec_argv[0] with exec_argv[1..exec_argc-1], then "-0", the new argv[0],
+   * "--" and the program with its arguments: kit-emu and its options
+   * (Valgrind's --trace-children=yes). NULL: execve of a guest program
+   * fails with ENOEXEC, as without binfmt_misc; host programs and scripts
+   * with a host interpreter are the host's execve either way. */
+  char *const *exec_argv;
+  int exec_argc;
 } KitEmuOptions;
 
 /* Create an emulator and load `argv[0]` (a riscv64 ELF) with its arguments

@@ -273,6 +273,13 @@ void kit_emu_reg_write(KitEmu *emu, const KitArchReg *reg, uint64_t value);
  * its Linux thread id */
 unsigned kit_emu_vcpu(KitEmu *emu);
 int kit_emu_thread_id(KitEmu *emu);
+/* Every guest thread: how many were made (vcpus 0 .. n-1), whether thread
+ * vcpu is still there (not exited), and its registers (0 for a thread that
+ * is gone). Another thread's registers are as it left guest code: at a
+ * block boundary or in a system call (docs/emu.md, "Threads"). */
+unsigned kit_emu_n_threads(KitEmu *emu);
+bool kit_emu_thread_alive(KitEmu *emu, unsigned vcpu);
+uint64_t kit_emu_thread_reg_read(KitEmu *emu, unsigned vcpu, const KitArchReg *reg);
 
 /* The guest symbol at pc: the function (ELF symbol) with the offset into
  * it, the module (path of the mapped file), and from DWARF line tables the

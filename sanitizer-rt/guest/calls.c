@@ -10,11 +10,21 @@
 #include <errno.h>
 #include <string.h>
 
-static uintptr_t ign_lo, ign_hi;
+#define MAX_IGNORED 16
+static struct {
+  uintptr_t lo, hi;
+} ign[MAX_IGNORED];
+static unsigned nign;
 
 void kit_guest_lsan_ignore_callers(uintptr_t lo, uintptr_t hi) {
-  ign_lo = lo;
-  ign_hi = hi;
+  if (nign < MAX_IGNORED) ign[nign].lo = lo, ign[nign++].hi = hi;
+}
+
+static bool ignored_caller(uintptr_t caller) {
+  for (unsigned i = 0; i < nign; i++)
+    if (caller >= ign[i].lo && caller < ign[i].hi)
+      return true;
+  return false;
 }
 
 static const struct {
@@ -128,7 +138,7 @@ static uintptr_t alloc(const Ctx *c, size_t size, size_t align, bool zero, uintp
   if (too_big(c, size))
     return 0;
   uintptr_t p = kit_san_alloc(size, align, stack_here(c), zero);
-  if (p && caller >= ign_lo && caller < ign_hi)
+  if (p && ignored_caller(caller))
     *kit_san_chunk_tag(p) = KIT_SAN_LSAN_IGNORED;
   return p;
 }

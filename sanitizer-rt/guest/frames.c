@@ -9,8 +9,9 @@ typedef struct {
 } Frame;
 
 #define MAX_DEPTH (1u << 20)
-static Frame *stk;
-static size_t depth, dropped; /* dropped: frames past MAX_DEPTH (deep recursion) */
+/* one per guest thread: each runs on a host thread of its own */
+static __thread Frame *stk;
+static __thread size_t depth, dropped; /* dropped: frames past MAX_DEPTH (deep recursion) */
 
 void kit_guest_frames_call(uintptr_t ret_addr, uintptr_t sp) {
   if (!stk) {

@@ -28,6 +28,12 @@ bool kit_guest_ready(void);
 bool kit_guest_accessible(uintptr_t addr, size_t n, bool write);
 uintptr_t kit_guest_delta(void);
 
+/* ---- threads: each guest thread runs on its own host thread ---- */
+/* this host thread runs guest thread T<tid> (0 for the first) */
+void kit_guest_thread_begin(int tid);
+/* the guest stack here, frame #0 at pc, in the depot (for "Thread T1 created by T0 here:") */
+uint32_t kit_guest_stack_here(uintptr_t pc);
+
 /* ---- shadow call stack (frames) ---- */
 void kit_guest_frames_call(uintptr_t ret_addr, uintptr_t sp);
 /* A return to ret_addr: pops through the matching frame (longjmp-safe). */
@@ -74,7 +80,8 @@ const char *kit_guest_fn_frame_name(KitGuestFn fn);
 /* Runs fn; caller is the guest return address (for LSan's ld.so rule).
  * Returns the value for a0. */
 uint64_t kit_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, const uint64_t a[4]);
-/* Allocations whose caller lies in [lo, hi) (the dynamic linker) are not leaks. */
+/* Allocations whose caller lies in [lo, hi) (the dynamic linker, a static
+ * libc's TLS allocation) are not leaks; up to 16 ranges. */
 void kit_guest_lsan_ignore_callers(uintptr_t lo, uintptr_t hi);
 
 /* ---- LeakSanitizer at guest exit ---- */

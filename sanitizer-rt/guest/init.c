@@ -12,10 +12,15 @@ static void pages_unmap(void *ctx, uintptr_t a, size_t size) { genv.unmap(ctx, a
 
 size_t kit_guest_unwind(void *ctx, uintptr_t pc, uintptr_t bp, uintptr_t *out, size_t max);
 
+/* the T number of the guest thread on this host thread */
+static __thread int cur_tid;
+static int guest_tid(void) { return cur_tid; }
+void kit_guest_thread_begin(int tid) { cur_tid = tid; }
+
 void kit_guest_init(const KitGuestEnv *env, uintptr_t shadow_host) {
   genv = *env;
   /* kit-emu's own stdio is flushed before a fatal report ends it */
-  const KitSanPlatform *plat = kit_san_startup(NULL, NULL, true);
+  const KitSanPlatform *plat = kit_san_startup(NULL, guest_tid, true);
   kit_san_shadow_base = shadow_host;
   __asan_shadow_memory_dynamic_address = shadow_host;
   static KitSanPageProvider pages;

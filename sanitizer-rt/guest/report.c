@@ -10,6 +10,8 @@ void kit_guest_report_access(uintptr_t guest_pc, uintptr_t bp, uintptr_t sp, uin
   kit_san_report_access(guest_pc + 1, bp, sp, addr, size, write, fatal);
 }
 
+uint32_t kit_guest_stack_here(uintptr_t pc) { return kit_san_stack_id(pc + 1, 0); }
+
 void kit_guest_check_range(uintptr_t guest_pc, uintptr_t bp, uintptr_t sp, uintptr_t addr, size_t size,
                            bool write, bool fatal) {
   uintptr_t bad = kit_san_region_bad(addr, size);

@@ -98,19 +98,69 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     kit_guest_frames_ret(to);
 }
 
+/* ---- threads: T numbers are the tool API's vcpus; "Thread T1 created by
+ * T0 here:" is the creator's stack at pthread_create's entry ---------------- */
+
+#define LINUX_CLONE_THREAD 0x10000
+#define MAX_CREATES 4096
+static uint64_t create_pc[8]; /* pthread_create in the executable and the libraries */
+static unsigned ncreate;
+static uint32_t create_stack[MAX_CREATES]; /* by creating vcpu: its last pthread_create */
+static struct {
+  int tid, parent;
+  uint32_t stack;
+} made[MAX_CREATES]; /* by the clone's result, until the new thread starts */
+
+static void find_create(KitEmu *emu, const char *module) {
+  uint64_t pc = kit_emu_symbol_lookup(emu, module, "pthread_create");
+  for (unsigned i = 0; i < ncreate; i++)
+    if (create_pc[i] == pc) return;
+  if (pc && ncreate < sizeof create_pc / sizeof create_pc[0]) create_pc[ncreate++] = pc;
+}
+
+static void on_create(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)user;
+  if (vcpu < MAX_CREATES) create_stack[vcpu] = kit_guest_stack_here(kit_emu_get_pc(emu));
+}
+
+static void on_clone_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, int64_t ret, void *user) {
+  (void)emu, (void)user;
+  if (sc->nr != 220 /* clone */ || !(sc->args[0] & LINUX_CLONE_THREAD) || ret <= 0) return;
+  unsigned slot = (unsigned)ret % MAX_CREATES;
+  made[slot].tid = (int)ret;
+  made[slot].parent = (int)vcpu;
+  made[slot].stack = vcpu < MAX_CREATES ? create_stack[vcpu] : 0;
+}
+
+static void on_thread_start(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)user;
+  kit_guest_thread_begin((int)vcpu);
+  int tid = kit_emu_thread_id(emu);
+  unsigned slot = (unsigned)tid % MAX_CREATES;
+  if (vcpu && made[slot].tid == tid) kit_san_thread_created((int)vcpu, made[slot].parent, made[slot].stack);
+}
+
 /* the shadow call stack follows calls and returns: they end blocks */
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   (void)tool, (void)user;
   KitEmuInsn *last = kit_emu_tb_insn(tb, kit_emu_tb_n_insns(tb) - 1);
   if (kit_emu_insn_class(last) & (KIT_EMU_INSN_CALL | KIT_EMU_INSN_RET)) kit_emu_tb_edge_cb(tb, on_edge, NULL);
+  for (unsigned i = 0; i < ncreate; i++) {
+    uint64_t off = create_pc[i] - kit_emu_tb_pc(tb);
+    if (create_pc[i] >= kit_emu_tb_pc(tb) && off < 64 * 4)
+      for (size_t k = 0; k < kit_emu_tb_n_insns(tb); k++)
+        if (kit_emu_insn_pc(kit_emu_tb_insn(tb, k)) == create_pc[i]) kit_emu_insn_exec_cb(kit_emu_tb_insn(tb, k), on_create, NULL);
+  }
 }
 
 static void on_map(KitEmu *emu, const KitEmuMapping *m, void *user) {
   (void)user, (void)emu;
   shadow_clear(m->va, m->len);
   /* a library the dynamic linker maps: the file from offset 0 */
-  if (m->kind == KIT_EMU_MAPPING_FILE && m->offset == 0 && strcmp(m->path, kit_emu_exe_path(emu)))
+  if (m->kind == KIT_EMU_MAPPING_FILE && m->offset == 0 && strcmp(m->path, kit_emu_exe_path(emu))) {
     kit_emu_san_add_elf(emu, m->path, m->va, false);
+    find_create(emu, m->path);
+  }
 }
 
 static void on_unmap(KitEmu *emu, uint64_t va, uint64_t len, void *user) {
@@ -133,28 +183,33 @@ static void stack_end(KitEmu *emu, const KitEmuMapping *m, void *user) {
   if (m->va <= sp_end[0] && sp_end[0] < m->va + m->len) sp_end[1] = m->va + m->len;
 }
 
+/* the roots of every thread still there: its stack from sp up, its static
+ * TLS and thread descriptor (pthread_setspecific values) around tp, its
+ * integer registers. A dynamic binary's dynamic linker keeps TLS in an
+ * anonymous mapping of its own, no segment of a module. TLS variant I: the
+ * descriptor lies below tp, the modules' blocks above it; glibc's surplus
+ * and descriptor are under a page each. */
+#define LSAN_THREADS 256
 static void lsan_at_exit(KitEmu *emu) {
-  KitGuestRange roots[160];
-  size_t n = kit_emu_san_data_ranges(roots, 128);
-  uint64_t sp_end[2] = {reg(emu, KIT_EMU_ROLE_SP), 0};
-  kit_emu_mappings(emu, stack_end, sp_end);
-  if (sp_end[1]) roots[n++] = (KitGuestRange){sp_end[0], sp_end[1]};
+  static KitGuestRange roots[128 + 1 + 2 * LSAN_THREADS];
+  static uint64_t regs[64 * LSAN_THREADS];
+  size_t n = kit_emu_san_data_ranges(roots, 128), nregs = 0;
   uint64_t brk_start, brk_cur;
   kit_emu_brk_range(emu, &brk_start, &brk_cur);
   if (brk_cur > brk_start) roots[n++] = (KitGuestRange){brk_start, brk_cur};
-  /* the thread's static TLS and its thread descriptor (pthread_setspecific
-   * values) around tp: a dynamic binary's dynamic linker keeps them in an
-   * anonymous mapping of its own, no segment of a module. TLS variant I:
-   * the descriptor lies below tp, the modules' blocks above it; glibc's
-   * surplus and descriptor are under a page each. */
-  uint64_t tp = reg(emu, KIT_EMU_ROLE_TP);
-  if (tp > 4096) roots[n++] = (KitGuestRange){tp - 4096, tp + kit_emu_san_tls_bytes() + 4096};
-  uint64_t regs[64]; /* the integer registers may hold pointers */
-  size_t nregs = 0;
   size_t nr;
   const KitArchReg *all = kit_emu_regs(emu, &nr);
-  for (size_t i = 0; i < nr && nregs < 64; i++)
-    if (all[i].group == KIT_ARCH_REG_INT) regs[nregs++] = kit_emu_reg_read(emu, &all[i]);
+  for (unsigned v = 0, live = 0; v < kit_emu_n_threads(emu) && live < LSAN_THREADS; v++) {
+    if (!kit_emu_thread_alive(emu, v)) continue;
+    live++;
+    uint64_t sp_end[2] = {kit_emu_thread_reg_read(emu, v, role_reg[KIT_EMU_ROLE_SP]), 0};
+    kit_emu_mappings(emu, stack_end, sp_end);
+    if (sp_end[1]) roots[n++] = (KitGuestRange){sp_end[0], sp_end[1]};
+    uint64_t tp = kit_emu_thread_reg_read(emu, v, role_reg[KIT_EMU_ROLE_TP]);
+    if (tp > 4096) roots[n++] = (KitGuestRange){tp - 4096, tp + kit_emu_san_tls_bytes() + 4096};
+    for (size_t i = 0, k = 0; i < nr && k < 64; i++)
+      if (all[i].group == KIT_ARCH_REG_INT) regs[nregs++] = kit_emu_thread_reg_read(emu, v, &all[i]), k++;
+  }
   if (kit_guest_lsan_check(roots, n, regs, nregs) > 0) {
     fflush(NULL);
     _exit(kit_san_opts.exitcode);
@@ -346,6 +401,9 @@ int kit_emu_san_install(KitEmu *emu, bool address, bool recover, bool coverage, 
       return -1;
     }
     kit_emu_tool_set_block_starts(tool, pass_start, NULL);
+    find_create(emu, kit_emu_exe_path(emu));
+    kit_emu_on_thread_start(tool, on_thread_start, NULL);
+    kit_emu_on_syscall_ret(tool, on_clone_ret, NULL);
     kit_emu_on_tb_trans(tool, on_tb, NULL);
     kit_emu_on_map(tool, on_map, NULL);
     kit_emu_on_unmap(tool, on_unmap, NULL);

@@ -72,10 +72,22 @@ static KitGuestFn fn_named(const char *name) {
 /* a function of a module: replaced when it is one the runtime has (a static
  * link leaves libc's hidden definitions LOCAL: any binding counts; IFUNCs
  * are not functions: the guest resolves them) */
+/* a static libc's copy of what the dynamic linker does for threads: the
+ * DTVs and TLS blocks of new threads (kept by glibc's stack cache, which
+ * no root reaches) */
+static bool is_tls_allocator(const char *name) {
+  static const char *const names[] = {"allocate_dtv", "_dl_allocate_tls", "_dl_allocate_tls_init",
+                                      "_dl_resize_dtv", "_dl_update_slotinfo", "__tls_get_addr"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(name, names[i])) return true;
+  return false;
+}
+
 static void found_function(void *user, const char *name, uint64_t addr, uint64_t size) {
-  (void)user, (void)size;
+  (void)user;
   KitGuestFn fn = fn_named(name);
   if (fn != KIT_GFN_NONE) add_intercept(addr, fn);
+  if (size && is_tls_allocator(name)) kit_guest_lsan_ignore_callers(addr, addr + size);
 }
 
 void kit_emu_san_add_elf(KitEmu *emu, const char *path, uint64_t bias, bool is_interp) {

@@ -4,8 +4,9 @@
 # under qemu-riscv64 (the oracle) and under kit-emu RUNS times (default 3;
 # the issue's figure is 20): the same stdout and exit status every time.
 # kit-emu's own modes are given by KIT_EMU_ARGS (e.g. "--tier=0", "--no-chain").
-# 77 without the cross compiler or qemu. Not in ctest until kit-emu runs guest
-# threads (issue 17); every program passes under qemu-riscv64 today.
+# 77 without the cross compiler or qemu. ctest runs it 3 times per program
+# (emu_threads) and once in tier 0 (emu_threads_tier0); the issue's 20 runs:
+#   tests/emu/threads/run.sh build/bin/kit-emu 20
 set -uo pipefail
 emu=${1:?usage: run.sh KIT_EMU [RUNS]}
 runs=${2:-3}
