@@ -127,13 +127,20 @@ static void encode(Buf *b, const KitTraceEvent *e) {
     put64(b, e->time_ns), put32(b, e->u.thread.exit), put32(b, e->u.thread.parent);
     put32(b, (uint32_t)e->u.thread.status);
     break;
-  case KIT_TRACE_TRANSLATE:
+  case KIT_TRACE_TRANSLATE: {
+    const uint8_t *len = e->u.translate.lengths;
+    const uint64_t *jumps = e->u.translate.jumps;
     put64(b, e->pc), put32(b, e->u.translate.tier), put32(b, e->u.translate.ninsns);
-    put(b, e->u.translate.lengths, e->u.translate.ninsns);
+    for (uint16_t i = 0; i < e->u.translate.ninsns; i++) put8(b, jumps ? len[i] : len[i] & ~KIT_TRACE_LEN_JUMP);
+    pad8(b);
+    for (uint16_t i = 0, j = 0; jumps && i < e->u.translate.ninsns; i++)
+      if (len[i] & KIT_TRACE_LEN_JUMP) put64(b, jumps[j++]);
     break;
+  }
   case KIT_TRACE_INVALIDATE: put64(b, e->u.invalidate.lo), put64(b, e->u.invalidate.hi), put64(b, e->u.invalidate.reason); break;
   case KIT_TRACE_DROPPED: put64(b, e->u.dropped.count); break;
   case KIT_TRACE_EXIT: put64(b, e->time_ns), put32(b, (uint32_t)e->u.exit.status); break;
+  case KIT_TRACE_PARTIAL: put64(b, e->pc), put64(b, e->u.partial.count); break;
   default: break;
   }
   pad8(b);
@@ -294,6 +301,55 @@ int kit_trace_write(KitTraceWriter *w, const KitTraceEvent *ev) {
   return fwrite(w->buf.p, 1, w->buf.len, w->pipe.f) == w->buf.len ? 0 : -1;
 }
 
+size_t kit_trace_encode(const KitTraceEvent *ev, void *dst, size_t cap) {
+  Buf b = {0};
+  encode(&b, ev);
+  size_t n = b.len;
+  if (n <= cap) memcpy(dst, b.p, n);
+  free(b.p);
+  return n;
+}
+
+int kit_trace_write_records(KitTraceWriter *w, const void *recs, size_t bytes, uint64_t nrecords, bool must) {
+  uint8_t lost[16];
+  size_t nlost = 0;
+  if (w->dropped) {
+    KitTraceEvent d = {.kind = KIT_TRACE_DROPPED, .u.dropped.count = w->dropped};
+    nlost = kit_trace_encode(&d, lost, sizeof lost);
+  }
+  if (w->pipe.f) { /* flushed at once: a fork child of the writer must not write the same bytes again */
+    w->dropped = 0;
+    return fwrite(recs, 1, bytes, w->pipe.f) == bytes && !fflush(w->pipe.f) ? 0 : -1;
+  }
+  if (!ring_room(&w->pipe, nlost + bytes, w->drop && !must)) {
+    if (nlost + bytes > w->pipe.ring->capacity) return -1;
+    w->dropped += nrecords;
+    atomic_fetch_add(&w->pipe.ring->dropped, nrecords);
+    return 0;
+  }
+  if (nlost) ring_put(&w->pipe, lost, nlost);
+  ring_put(&w->pipe, recs, bytes);
+  w->dropped = 0;
+  return 0;
+}
+
+size_t kit_trace_block_pcs(const KitTraceEvent *e, uint64_t *out, size_t cap) {
+  uint64_t pc = e->pc;
+  size_t j = 0;
+  for (size_t i = 0; i < e->u.translate.ninsns; i++) {
+    if (i < cap) out[i] = pc;
+    uint8_t len = e->u.translate.lengths[i];
+    if (len & KIT_TRACE_LEN_JUMP) {
+      uint64_t to;
+      memcpy(&to, e->u.translate.jumps + j++, 8);
+      pc = to;
+    } else {
+      pc += len;
+    }
+  }
+  return e->u.translate.ninsns;
+}
+
 int kit_trace_writer_close(KitTraceWriter *w) {
   int rc = 0;
   if (w->pipe.f) {
@@ -409,7 +465,8 @@ static size_t min_size(KitTraceKind k) {
   static const uint8_t sz[KIT_TRACE_KIND_MAX] = {
       [KIT_TRACE_BLOCK] = 16, [KIT_TRACE_BRANCH] = 32, [KIT_TRACE_MEM] = 40, [KIT_TRACE_REG] = 32,
       [KIT_TRACE_SYSCALL] = 80, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
-      [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20};
+      [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20,
+      [KIT_TRACE_PARTIAL] = 24};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? sz[k] : 0;
 }
 
@@ -451,7 +508,16 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     e->pc = get64(f), e->u.translate.tier = (uint8_t)get32(f + 8);
     uint32_t n = get32(f + 12);
     if (24 + (size_t)n > size) n = (uint32_t)(size - 24);
-    e->u.translate.ninsns = (uint16_t)n, e->u.translate.lengths = f + 16;
+    /* the jump list after the padded lengths: a flag without its entry is cleared */
+    size_t at = 24 + ((size_t)n + 7) / 8 * 8;
+    uint8_t *len = (uint8_t *)f + 16;
+    for (uint32_t i = 0; i < n; i++)
+      if (len[i] & KIT_TRACE_LEN_JUMP) {
+        if (at + 8 <= size) at += 8;
+        else len[i] &= (uint8_t)~KIT_TRACE_LEN_JUMP;
+      }
+    e->u.translate.ninsns = (uint16_t)n, e->u.translate.lengths = len;
+    e->u.translate.jumps = (const uint64_t *)(p + 24 + ((size_t)n + 7) / 8 * 8);
     break;
   }
   case KIT_TRACE_INVALIDATE:
@@ -459,6 +525,7 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     break;
   case KIT_TRACE_DROPPED: e->u.dropped.count = get64(f); break;
   case KIT_TRACE_EXIT: e->time_ns = get64(f), e->u.exit.status = (int32_t)get32(f + 8); break;
+  case KIT_TRACE_PARTIAL: e->pc = get64(f), e->u.partial.count = get64(f + 8); break;
   default: break;
   }
 }
@@ -528,6 +595,7 @@ const char *kit_trace_kind_name(KitTraceKind k) {
       [KIT_TRACE_BLOCK] = "block", [KIT_TRACE_BRANCH] = "branch", [KIT_TRACE_MEM] = "mem",
       [KIT_TRACE_REG] = "regs", [KIT_TRACE_SYSCALL] = "syscall", [KIT_TRACE_MMAP] = "mmap",
       [KIT_TRACE_SIGNAL] = "signal", [KIT_TRACE_THREAD] = "thread", [KIT_TRACE_TRANSLATE] = "translate",
-      [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit"};
+      [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit",
+      [KIT_TRACE_PARTIAL] = "partial"};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? names[k] : "unknown";
 }

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# tests/emu/trace/run.sh PART KIT_EMU KIT_TRACE SLOW_READER PROBE_RESOLVE SRCDIR —
+# kit-emu --trace and --probe against oracles, one PART per ctest:
+#   insn    insn events (blocks expanded by kit-trace) = --tool=insncount, every tier, a fault mid-block
+#   seq     the pc sequence of small.c = qemu-riscv64 -singlestep -d exec,nochain's
+#   mem     store events carry the values small.c writes, load events what memory held
+#   regs    replaying regs events from the initial state = gdb-multiarch's registers (qemu -g) at the exit ecall
+#   strace  syscall events = --strace's lines; mmap events = its mmap/munmap/mprotect lines, with file names
+#   ring    a slow consumer on shm: nothing lost; with --trace-drop the received + lost count is exact
+#   probe   --probe hit counts = the trace's counts of the same pcs, -O0 and -O2; the refusals
+#   chrome  kit-trace export --chrome: JSON whose every event has ph, ts, pid, tid, name
+set -uo pipefail
+part=$1 emu=$2 kt=$3 slow=$4 resolve=$5 src=$6
+command -v riscv64-linux-gnu-gcc >/dev/null || { echo "skip: no riscv64-linux-gnu-gcc"; exit 77; }
+guests=$src/tests/emu/guest here=$src/tests/emu/trace
+work=$(mktemp -d "${TMPDIR:-/tmp}/kit-trace-$part.XXXXXX")
+ring=kit-emu-trace-test-$$
+trap 'rm -rf "$work"; rm -f /dev/shm/$ring*' EXIT
+cd "$work"
+pass=0 fail=0
+ok() { if "${@:2}"; then pass=$((pass + 1)); echo "ok $1"; else echo "FAIL $1"; fail=$((fail + 1)); fi; }
+small() { riscv64-linux-gnu-gcc -nostdlib -static -O1 -Wl,--no-relax -o small "$here/small.c" || exit 1; }
+insncount() { sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions.*/\1/p' "$1"; }
+traced() { "$kt" stats "$1" | awk '$1 == "insns" {print $2}'; }
+
+case $part in
+insn)
+  riscv64-linux-gnu-gcc -static -O2 -o hello "$guests/hello.c" || exit 1
+  for mode in --tier=0 --tier=1 --tier=auto --single-step "--tier=auto --no-chain"; do
+    $emu $mode --tool=insncount --trace=insn --trace-out=h.trace ./hello >out 2>err
+    ok "hello $mode: exit 3, output" [ $? -eq 3 -a "$(cat out)" = "hello, world" ]
+    ok "hello $mode: insn events $(traced h.trace) = insncount $(insncount err)" [ "$(traced h.trace)" = "$(insncount err)" ]
+  done
+  # a loop hot enough for tier 2, a timer, and a load that faults inside a hot block (a PARTIAL record)
+  riscv64-linux-gnu-gcc -static -O2 -o tier2 "$guests/tier2.c" || exit 1
+  $emu --tool=insncount --trace=insn --trace-out=t.trace ./tier2 >out 2>err
+  ok "tier2: the fault cut a block short" bash -c "$kt stats t.trace | grep -Eq '^partial +1$'"
+  ok "tier2: insn events $(traced t.trace) = insncount $(insncount err)" [ "$(traced t.trace)" = "$(insncount err)" ]
+  ;;
+seq)
+  small
+  command -v qemu-riscv64 >/dev/null || exit 77
+  qemu-riscv64 -singlestep -d exec,nochain -D q.log ./small; qrc=$?
+  sed -E 's/.*\[[0-9a-f]+\/0*([0-9a-f]+)\/.*/0x\1/' q.log >q.pcs
+  for mode in --tier=0 --tier=1 --tier=auto; do
+    $emu $mode --trace=insn --trace-out=s.trace ./small; krc=$?
+    "$kt" insns s.trace | awk '{print $2}' >k.pcs
+    ok "small $mode: exit status $krc = qemu's $qrc" [ $krc = $qrc ]
+    ok "small $mode: $(wc -l <k.pcs) pcs, the same sequence as qemu's $(wc -l <q.pcs) single steps" cmp -s q.pcs k.pcs
+  done
+  ;;
+mem)
+  small
+  sink=$(riscv64-linux-gnu-nm small | awk '$3 == "sink" {print $1}')
+  $emu --trace=insn,mem --trace-out=m.trace ./small
+  "$kt" dump m.trace >dump.txt
+  ok "mem: the stores and loads of sink[] carry small.c's values" python3 - "$sink" <<'EOF'
+import re, sys
+sink = int(sys.argv[1], 16)
+mem = [0] * 16
+stores = loads = 0
+for line in open("dump.txt"):
+    m = re.match(r"\d+ mem pc=0x[0-9a-f]+ (store|load) (\d+) @0x([0-9a-f]+) = 0x([0-9a-f]+)$", line)
+    if not m or not sink <= int(m.group(3), 16) < sink + 128:
+        continue
+    kind, size, addr, value = m.group(1), int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
+    k = (addr - sink) // 8
+    assert size == 8, line
+    if kind == "store":
+        assert value == 0x1000 * stores + 0xabc and k == stores % 16, (line, stores)
+        mem[k] = value
+        stores += 1
+    else:
+        assert value == mem[k], (line, mem[k])
+        loads += 1
+assert stores == 40 and loads == 40, (stores, loads)
+EOF
+  ;;
+regs)
+  small
+  command -v qemu-riscv64 >/dev/null && command -v gdb-multiarch >/dev/null || exit 77
+  port=$((20000 + $$ % 20000))
+  qemu-riscv64 -g $port ./small &
+  sleep 0.5
+  gdb-multiarch -nx -batch -ex "target remote :$port" -ex 'info registers sp' -ex 'break kit_small_exit' -ex c \
+    -ex 'info registers' ./small >gdb.txt 2>&1
+  wait
+  $emu --trace=insn,regs --trace-out=r.trace ./small
+  "$kt" dump r.trace >dump.txt
+  ok "regs: the replayed register file = gdb's at the exit ecall (sp relative to its start)" python3 <<'EOF'
+import re
+abi = "ra sp gp tp t0 t1 t2 fp s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 t3 t4 t5 t6".split()
+gdb, sp0 = {}, None
+for line in open("gdb.txt"):
+    m = re.match(r"(\w+)\s+(0x[0-9a-f]+)", line)
+    if m and m.group(1) in abi:
+        if m.group(1) == "sp" and sp0 is None:
+            sp0 = int(m.group(2), 16)
+        else:
+            gdb[m.group(1)] = int(m.group(2), 16)
+assert len(gdb) == 31 and sp0 is not None, gdb
+regs, first = {}, {}
+for line in open("dump.txt"):
+    m = re.match(r"\d+ regs pc=0x[0-9a-f]+ r(\d+) = 0x([0-9a-f]+)$", line)
+    if m:
+        n, v = int(m.group(1)), int(m.group(2), 16)
+        first.setdefault(n, v)
+        regs[n] = v
+assert len(first) >= 32, "no initial state"
+kit = {abi[i - 1]: regs[i] for i in range(1, 32)}
+kit["sp"] -= first[2]
+gdb["sp"] -= sp0
+bad = {r: (hex(kit[r]), hex(gdb[r])) for r in abi if kit[r] != gdb[r]}
+assert not bad, bad
+EOF
+  ;;
+strace)
+  riscv64-linux-gnu-gcc -O2 -o hello_dyn "$guests/hello.c" || exit 1
+  $emu -L /usr/riscv64-linux-gnu --strace --trace=syscall,mmap --trace-out=d.trace ./hello_dyn >out 2>strace.txt
+  ok "dynamic hello: exit 3" [ $? -eq 3 ]
+  "$kt" dump d.trace >dump.txt
+  ok "syscall events = --strace's calls, results, and mmap events its mmap/munmap/mprotect lines" python3 <<'EOF'
+import errno, re
+flags = {"MAP_SHARED": 1, "MAP_PRIVATE": 2, "MAP_FIXED": 0x10, "MAP_ANONYMOUS": 0x20, "MAP_DENYWRITE": 0x800,
+         "MAP_NORESERVE": 0x4000, "MAP_STACK": 0x20000, "MAP_POPULATE": 0x8000}
+prots = {"PROT_NONE": 0, "PROT_READ": 1, "PROT_WRITE": 2, "PROT_EXEC": 4}
+bits = lambda s, t: sum(t[x] for x in s.split("|"))
+page = lambda n: (n + 4095) & ~4095
+st = [l for l in open("strace.txt") if re.match(r"[a-z_0-9]+\(", l)]
+tr = [l.split(" ", 2)[2] for l in open("dump.txt") if " syscall " in l]
+assert len(st) == len(tr) and len(st) > 20, (len(st), len(tr))
+for s, t in zip(st, tr):
+    name = s.split("(")[0]
+    assert t.startswith(name + "("), (s, t)
+    r = s.rsplit(" = ", 1)[1].split()
+    if r[0] == "-1" and len(r) > 1 and r[1].startswith("E"):
+        r[0] = str(-getattr(errno, r[1]))
+    if r[0] != "?":
+        assert int(r[0], 0) == int(t.rsplit(" = ", 1)[1]), (s, t)
+mm = [l.split()[2:] for l in open("dump.txt") if " mmap " in l]
+def event(addr, length, prot=None, fl=None):
+    for e in mm:
+        a, ln = e[0].split("+")
+        if int(a, 16) == addr and int(ln, 16) == page(length) and (prot is None or e[1] == "prot=%d" % prot) and \
+           (fl is None or int(e[2][6:], 16) == fl):
+            return e
+    raise AssertionError("no mmap event for 0x%x+0x%x prot %s flags %s" % (addr, length, prot, fl))
+files = 0
+for s in st:
+    m = re.match(r"mmap\((\w+), (\d+), ([A-Z_|]+), ([A-Z_|]+), (-?\d+), (\w+)\) = (0x[0-9a-f]+)", s)
+    if m:
+        e = event(int(m.group(7), 16), int(m.group(2)), bits(m.group(3), prots), bits(m.group(4), flags))
+        if m.group(5) != "-1":
+            assert e[4].startswith("/") and int(e[3][7:], 16) == int(m.group(6), 0), (s, e)
+            files += 1
+    m = re.match(r"munmap\((0x[0-9a-f]+), (\d+)\) = 0", s)
+    if m: event(int(m.group(1), 16), int(m.group(2)), -1)
+    m = re.match(r"mprotect\((0x[0-9a-f]+), (\d+), ([A-Z_|]+)\) = 0", s)
+    if m: event(int(m.group(1), 16), int(m.group(2)), bits(m.group(3), prots), 0x80000000)
+assert files >= 3, files
+paths = " ".join(e[4] for e in mm if len(e) > 4)
+assert "libc.so.6" in paths and "ld-linux-riscv64-lp64d.so.1" in paths and "hello_dyn" in paths, paths
+EOF
+  ;;
+ring)
+  riscv64-linux-gnu-gcc -static -O2 -o tier2 "$guests/tier2.c" || exit 1
+  riscv64-linux-gnu-gcc -static -O2 -o hello "$guests/hello.c" || exit 1
+  # lossless: a consumer that naps every 2000 records still gets every instruction
+  "$kt" stats --wait 10000 shm:$ring >ring.txt &
+  reader=$!
+  $emu --tool=insncount --trace=insn,syscall --trace-out=shm:$ring --trace-ring=1048576 ./hello >out 2>err
+  wait $reader
+  ok "ring: every instruction arrives ($(awk '$1 == "insns" {print $2}' ring.txt) = $(insncount err))" \
+    [ "$(awk '$1 == "insns" {print $2}' ring.txt)" = "$(insncount err)" ]
+  # a slow consumer (a 2 ms nap every 2000 records) of 1 MiB rings and a guest of about 1.2 M records
+  riscv64-linux-gnu-gcc -static -O2 -o loop "$here/loop.c" || exit 1
+  $emu --tier=0 --trace=insn,syscall --trace-out=all.trace ./loop 300000 >out 2>err
+  all=$("$kt" stats all.trace | awk '/^[a-z]/ && $1 != "insns" && NF == 2 {s += $2} END {print s}')
+  "$slow" shm:$ring-slow 2000 2000 >slow.txt &
+  reader=$!
+  $emu --tier=0 --trace=insn,syscall --trace-out=shm:$ring-slow --trace-ring=1048576 --trace-drop ./loop 300000 >out 2>err
+  wait $reader
+  read -r _ got _ lost _ < slow.txt
+  ok "drop: received $got + lost $lost = the $all records of the same run to a file, lost > 0" \
+    [ $((got + lost)) = "$all" -a "$lost" -gt 0 ]
+  "$slow" shm:$ring-slow2 2000 2000 >slow2.txt &
+  reader=$!
+  $emu --tier=0 --trace=insn,syscall --trace-out=shm:$ring-slow2 --trace-ring=1048576 ./loop 300000 >out 2>err
+  wait $reader
+  read -r _ got _ lost _ < slow2.txt
+  ok "lossless under a slow consumer: received $got = $all, lost $lost" [ "$got" = "$all" -a "$lost" = 0 ]
+  ;;
+probe)
+  command -v gdb-multiarch >/dev/null || exit 77
+  for opt in -O0 -O2; do
+    riscv64-linux-gnu-gcc -static -g $opt -o p$opt "$here/probe_prog.c" || exit 1
+    sq=$(grep -n PROBE_LINE_SQUARE "$here/probe_prog.c" | cut -d: -f1)
+    xl=$(grep -n PROBE_LINE_XOR "$here/probe_prog.c" | cut -d: -f1)
+    # the second instruction of work, as objdump decodes it
+    off=$(riscv64-linux-gnu-objdump -d p$opt | awk '/<work>:$/ {getline; getline; sub(":", "", $1); print $1; exit}')
+    base=$(riscv64-linux-gnu-nm p$opt | awk '$3 == "work" {print $1}')
+    woff=$(printf '0x%x' $((0x$off - 0x$base)))
+    specs=(work "work+$woff" square_plus "probe_prog.c:$sq" "probe_prog.c:$xl")
+    args=()
+    for s in "${specs[@]}"; do args+=(--probe "$s"); done
+    $emu --tool=insncount "./p$opt" >plain.out 2>plain.err
+    $emu --tool=insncount "${args[@]}" --trace=insn --trace-out=p.trace "./p$opt" >out 2>err
+    ok "$opt: output unchanged" cmp -s plain.out out
+    ok "$opt: instruction count unchanged" [ "$(insncount plain.err)" = "$(insncount err)" ]
+    "$kt" pcs p.trace >pcs.txt
+    for s in "${specs[@]}"; do
+      hits=$(sed -n "s/^kit-emu: probe $s: \([0-9]*\) hits\{0,1\}$/\1/p" err)
+      addrs=$("$resolve" "./p$opt" "$s" | sed -E 's/^[^>]*-> [a-z]+ ?//')
+      want=0
+      for a in $addrs; do want=$((want + $(awk -v a=$a '$1 == a {print $2}' pcs.txt | grep . || echo 0))); done
+      ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want" [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 ]
+    done
+    [ $opt = -O2 ] && ok "-O2: square_plus has inlined copies" [ "$("$resolve" ./p-O2 square_plus | wc -w)" -gt 4 ]
+  done
+  $emu --probe 'work:print a0,sp' ./p-O0 >out 2>err
+  ok "probe :print: a line per hit with the registers" bash -c "[ \$(grep -c '^kit-emu: probe work:print a0,sp: hit at 0x[0-9a-f]* thread [0-9]*: a0=0x[0-9a-f]* sp=0x' err) = 51 ]"
+  for bad in nosuchfn work+0x100000 work+1 probe_prog.c:100000 nosuchfile.c:3 "work:print nosuchreg" "1abc" \
+             "work%return"; do
+    $emu --probe "$bad" ./p-O2 >out 2>err
+    rc=$?
+    ok "refused before the guest starts: '$bad' ($(cat err))" [ $rc = 1 -a ! -s out -a "$(wc -l <err)" = 1 ]
+    grep -qF -- "${bad%%:print*}" err || { echo "FAIL the message names '$bad'"; fail=$((fail + 1)); }
+  done
+  ;;
+chrome)
+  riscv64-linux-gnu-gcc -static -O2 -o tier2 "$guests/tier2.c" || exit 1
+  $emu --trace=syscall,mmap,signal,thread --trace-out=c.trace ./tier2 >out
+  "$kt" export --chrome c.trace >c.json
+  ok "chrome: Trace Event Format with syscalls, signals, mappings, threads" python3 <<'EOF'
+import json
+d = json.load(open("c.json"))
+ev = d["traceEvents"]
+assert all(all(k in e for k in ("ph", "ts", "pid", "tid", "name")) for e in ev), [e for e in ev if "ts" not in e][:3]
+cats = {e.get("cat") for e in ev}
+assert {"syscall", "signal", "mmap", "thread"} <= cats, cats
+assert any(e["name"] == "signal 11" for e in ev) and any(e["name"] == "signal 14" for e in ev)
+EOF
+  ;;
+*) echo "unknown part $part"; exit 2 ;;
+esac
+echo "$part: $pass passed, $fail failed"
+[ $fail -eq 0 ]
