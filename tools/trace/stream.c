@@ -152,7 +152,8 @@ static void encode(Buf *b, const KitTraceEvent *e) {
 
 static int ring_map(Pipe *p, const char *name, size_t cap, bool create, char *err, size_t errsz) {
   snprintf(p->name, sizeof p->name, "/%s", name);
-  int fd = create ? shm_open(p->name, O_RDWR | O_CREAT | O_TRUNC, 0600) : shm_open(p->name, O_RDWR, 0);
+  if (create) shm_unlink(p->name); /* a reader still mapping an old ring keeps it to itself */
+  int fd = create ? shm_open(p->name, O_RDWR | O_CREAT | O_EXCL, 0600) : shm_open(p->name, O_RDWR, 0);
   if (fd < 0) {
     snprintf(err, errsz, "shm:%s: %s", name, strerror(errno));
     return -1;
@@ -161,6 +162,11 @@ static int ring_map(Pipe *p, const char *name, size_t cap, bool create, char *er
     RingHead h;
     if (read(fd, &h, sizeof h) != (ssize_t)sizeof h || memcmp(h.magic, RING_MAGIC, 8)) {
       snprintf(err, errsz, "shm:%s: not a kit trace ring (yet)", name);
+      close(fd);
+      return -1;
+    }
+    if (atomic_load(&h.closed) && atomic_load(&h.head) == atomic_load(&h.tail)) {
+      snprintf(err, errsz, "shm:%s: an old ring, closed and read to its end", name);
       close(fd);
       return -1;
     }
@@ -581,7 +587,12 @@ int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
 void kit_trace_reader_close(KitTraceReader *r) {
   if (!r) return;
   if (r->pipe.f) fclose(r->pipe.f);
-  if (r->pipe.ring) munmap(r->pipe.ring, r->pipe.map_len);
+  if (r->pipe.ring) {
+    /* the reader that saw the end removes the ring: the next writer makes a new one */
+    if (atomic_load(&r->pipe.ring->closed) && atomic_load(&r->pipe.ring->head) == atomic_load(&r->pipe.ring->tail))
+      shm_unlink(r->pipe.name);
+    munmap(r->pipe.ring, r->pipe.map_len);
+  }
   for (uint16_t i = 0; r->regs && i < r->h.nregs; i++) free((char *)r->regs[i].name);
   free(r->regs);
   free(r->exe);
