@@ -37,7 +37,11 @@ typedef struct Pipe {
   uint8_t *data;
   size_t map_len;
   char name[256];
+  uint8_t *rbuf;           /* a ring reader's bytes taken from the ring at once */
+  size_t rlen, rpos;
 } Pipe;
+
+enum { READ_CHUNK = 1 << 16 };
 
 static void nap(void) { nanosleep(&(struct timespec){0, 50000}, NULL); }
 
@@ -221,22 +225,41 @@ static void ring_put(Pipe *p, const uint8_t *src, size_t n) {
   atomic_store_explicit(&r->head, head + n, memory_order_release);
 }
 
-/* n bytes from the ring: n, or what is left when the writer closed it first */
-static size_t ring_get(Pipe *p, uint8_t *dst, size_t n) {
+/* take what the ring holds (up to READ_CHUNK bytes) into the reader's
+ * buffer, waiting while it is empty: false at the end (closed and empty) */
+static bool ring_refill(Pipe *p) {
   RingHead *r = p->ring;
+  if (!p->rbuf && !(p->rbuf = malloc(READ_CHUNK))) return false;
   uint64_t tail = atomic_load(&r->tail);
-  while (atomic_load_explicit(&r->head, memory_order_acquire) - tail < n) {
-    if (atomic_load(&r->closed) && atomic_load(&r->head) - tail < n) return (size_t)(atomic_load(&r->head) - tail) ? 1 : 0;
+  for (;;) {
+    uint64_t avail = atomic_load_explicit(&r->head, memory_order_acquire) - tail;
+    if (avail) {
+      size_t n = avail < READ_CHUNK ? (size_t)avail : READ_CHUNK;
+      for (size_t i = 0; i < n;) {
+        size_t at = (size_t)((tail + i) & (r->capacity - 1)), k = r->capacity - at;
+        if (k > n - i) k = n - i;
+        memcpy(p->rbuf + i, p->data + at, k);
+        i += k;
+      }
+      atomic_store_explicit(&r->tail, tail + n, memory_order_release);
+      p->rlen = n, p->rpos = 0;
+      return true;
+    }
+    if (atomic_load(&r->closed) && atomic_load(&r->head) == tail) return false;
     nap();
   }
-  for (size_t i = 0; i < n;) {
-    size_t at = (size_t)((tail + i) & (r->capacity - 1)), k = r->capacity - at;
-    if (k > n - i) k = n - i;
-    memcpy(dst + i, p->data + at, k);
-    i += k;
+}
+
+/* n bytes from the ring: n, or what is left when the writer closed it first */
+static size_t ring_get(Pipe *p, uint8_t *dst, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    if (p->rpos == p->rlen && !ring_refill(p)) break;
+    size_t k = p->rlen - p->rpos < n - got ? p->rlen - p->rpos : n - got;
+    memcpy(dst + got, p->rbuf + p->rpos, k);
+    p->rpos += k, got += k;
   }
-  atomic_store_explicit(&r->tail, tail + n, memory_order_release);
-  return n;
+  return got;
 }
 
 /* n bytes: n, 0 at a clean end, anything between for a stream cut short */
@@ -592,6 +615,7 @@ void kit_trace_reader_close(KitTraceReader *r) {
     if (atomic_load(&r->pipe.ring->closed) && atomic_load(&r->pipe.ring->head) == atomic_load(&r->pipe.ring->tail))
       shm_unlink(r->pipe.name);
     munmap(r->pipe.ring, r->pipe.map_len);
+    free(r->pipe.rbuf);
   }
   for (uint16_t i = 0; r->regs && i < r->h.nregs; i++) free((char *)r->regs[i].name);
   free(r->regs);

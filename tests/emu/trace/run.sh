@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/emu/trace/run.sh PART KIT_EMU KIT_TRACE SLOW_READER PROBE_RESOLVE SRCDIR —
 # kit-emu --trace and --probe against oracles, one PART per ctest:
-#   insn    insn events (blocks expanded by kit-trace) = --tool=insncount, every tier, a fault mid-block
+#   insn    insn events (blocks expanded by kit-trace) = --tool=insncount, every tier, faults mid-block
 #   seq     the pc sequence of small.c = qemu-riscv64 -singlestep -d exec,nochain's
 #   mem     store events carry the values small.c writes, load events what memory held
 #   regs    replaying regs events from the initial state = gdb-multiarch's registers (qemu -g) at the exit ecall
@@ -31,11 +31,17 @@ insn)
     ok "hello $mode: exit 3, output" [ $? -eq 3 -a "$(cat out)" = "hello, world" ]
     ok "hello $mode: insn events $(traced h.trace) = insncount $(insncount err)" [ "$(traced h.trace)" = "$(insncount err)" ]
   done
-  # a loop hot enough for tier 2, a timer, and a load that faults inside a hot block (a PARTIAL record)
-  riscv64-linux-gnu-gcc -static -O2 -o tier2 "$guests/tier2.c" || exit 1
-  $emu --tool=insncount --trace=insn --trace-out=t.trace ./tier2 >out 2>err
-  ok "tier2: the fault cut a block short" bash -c "$kt stats t.trace | grep -Eq '^partial +1$'"
-  ok "tier2: insn events $(traced t.trace) = insncount $(insncount err)" [ "$(traced t.trace)" = "$(insncount err)" ]
+  # loads that fault mid-block (PARTIAL records), in every tier
+  riscv64-linux-gnu-gcc -static -O2 -o fault "$here/fault.c" || exit 1
+  for mode in --tier=0 --tier=1 "--tier=auto --jit-threshold=5"; do
+    $emu $mode --tool=insncount --trace=insn --trace-out=f.trace ./fault >out 2>err
+    ok "fault $mode: four faults cut blocks short" bash -c "$kt stats f.trace | grep -Eq '^partial +4$'"
+    ok "fault $mode: insn events $(traced f.trace) = insncount $(insncount err)" [ "$(traced f.trace)" = "$(insncount err)" ]
+  done
+  # a loop hot enough for the JIT's later tiers
+  riscv64-linux-gnu-gcc -static -O2 -o loop "$here/loop.c" || exit 1
+  $emu --tool=insncount --trace=insn --trace-out=l.trace ./loop 300000 >out 2>err
+  ok "hot loop: insn events $(traced l.trace) = insncount $(insncount err)" [ "$(traced l.trace)" = "$(insncount err)" ]
   ;;
 seq)
   small
