@@ -1,6 +1,7 @@
 /* emu/tools/probe/probe_tool.c — kit-emu --probe=SPEC: hit counts at
  * FUNC, FUNC+0xOFF and FILE:LINE (every address gdb's break would choose,
- * inlined copies included: spec.c through emu/tools/debuginfo), resolved in
+ * inlined copies included: spec.c through emu/tools/debuginfo) and
+ * FUNC%return (the function's return instructions), resolved in
  * the executable before the guest starts. A probed instruction gets an
  * inline add to its probe's counter (no call; counted when it retires), and
  * with `:print REG,...` a callback that prints the registers; a block with
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "kit/arch.h"
+#include "debuginfo.h"
 #include "spec.h"
 #include "tools/trace_tool/trace_tool.h"
 
@@ -21,6 +23,7 @@ typedef struct Probe {
   KitProbeSpec spec;
   const KitArchReg *print[KIT_PROBE_MAX_PRINT];
   unsigned index;
+  uint64_t ret_lo, ret_hi; /* FUNC%return: the function's extent (its returns are the probe's sites) */
 } Probe;
 
 /* an address some probe counts */
@@ -57,6 +60,11 @@ static void on_print(KitEmu *emu, unsigned vcpu, void *user) {
   fputc('\n', P.out);
 }
 
+static void hit_at(KitEmuInsn *in, Probe *p) {
+  kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, counter(p), 1);
+  if (p->spec.nprint) kit_emu_insn_exec_cb(in, on_print, p);
+}
+
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   (void)tool, (void)user;
   for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++) {
@@ -68,11 +76,10 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
       if (P.sites[mid].pc < pc) lo = mid + 1;
       else hi = mid;
     }
-    for (; lo < P.nsites && P.sites[lo].pc == pc; lo++) {
-      Probe *p = P.sites[lo].probe;
-      kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, counter(p), 1);
-      if (p->spec.nprint) kit_emu_insn_exec_cb(in, on_print, p);
-    }
+    for (; lo < P.nsites && P.sites[lo].pc == pc; lo++) hit_at(in, P.sites[lo].probe);
+    if (kit_emu_insn_class(in) & KIT_EMU_INSN_RET)
+      for (unsigned k = 0; k < P.n; k++)
+        if (P.probes[k].ret_lo <= pc && pc < P.probes[k].ret_hi) hit_at(in, &P.probes[k]);
   }
 }
 
@@ -118,10 +125,6 @@ static int add_probe(KitEmu *emu, const char *text, FILE *err) {
     fprintf(err, "kit-emu: %s\n", msg);
     return -1;
   }
-  if (p->spec.kind == KIT_PROBE_RETURN) {
-    fprintf(err, "kit-emu: probe %s: FUNC%%return probes are not supported yet\n", text);
-    return -1;
-  }
   for (unsigned i = 0; i < p->spec.nprint; i++)
     if (!(p->print[i] = kit_emu_reg_find(emu, p->spec.print[i]))) {
       fprintf(err, "kit-emu: probe %s: no register named '%s'\n", text, p->spec.print[i]);
@@ -135,6 +138,16 @@ static int add_probe(KitEmu *emu, const char *text, FILE *err) {
     return -1;
   }
   uint64_t bias = kit_emu_exe_bias(emu);
+  if (p->spec.kind == KIT_PROBE_RETURN) { /* its return instructions, found as blocks are translated */
+    uint64_t addr, size;
+    if (kit_debuginfo_symbol(exe, p->spec.func, &addr, &size) < 0 || !size) {
+      fprintf(err, "kit-emu: probe %s: no function '%s' with a size in %s\n", text, p->spec.func, exe);
+      return -1;
+    }
+    p->ret_lo = bias + addr, p->ret_hi = bias + addr + size;
+    P.n++;
+    return 0;
+  }
   if (p->spec.kind == KIT_PROBE_OFFSET && !on_boundary(emu, bias + addrs[0] - p->spec.offset, p->spec.offset)) {
     fprintf(err, "kit-emu: probe %s: offset 0x%" PRIx64 " is not an instruction boundary of %s\n", text,
             p->spec.offset, p->spec.func);

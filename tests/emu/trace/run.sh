@@ -221,16 +221,19 @@ probe)
       for a in $addrs; do want=$((want + $(awk -v a=$a '$1 == a {print $2}' pcs.txt | grep . || echo 0))); done
       ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want" [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 ]
     done
+    $emu --probe work --probe 'work%return' --probe 'main%return' "./p$opt" >out 2>err
+    ok "$opt: work%return: as many returns as calls, main%return: 1" bash -c \
+      "grep -qx 'kit-emu: probe work%return: 51 hits' err && grep -qx 'kit-emu: probe work: 51 hits' err && grep -qx 'kit-emu: probe main%return: 1 hit' err"
     [ $opt = -O2 ] && ok "-O2: square_plus has inlined copies" [ "$("$resolve" ./p-O2 square_plus | wc -w)" -gt 4 ]
   done
   $emu --probe 'work:print a0,sp' ./p-O0 >out 2>err
   ok "probe :print: a line per hit with the registers" bash -c "[ \$(grep -c '^kit-emu: probe work:print a0,sp: hit at 0x[0-9a-f]* thread [0-9]*: a0=0x[0-9a-f]* sp=0x' err) = 51 ]"
   for bad in nosuchfn work+0x100000 work+1 probe_prog.c:100000 nosuchfile.c:3 "work:print nosuchreg" "1abc" \
-             "work%return"; do
+             "nosuchfn%return"; do
     $emu --probe "$bad" ./p-O2 >out 2>err
     rc=$?
     ok "refused before the guest starts: '$bad' ($(cat err))" [ $rc = 1 -a ! -s out -a "$(wc -l <err)" = 1 ]
-    grep -qF -- "${bad%%:print*}" err || { echo "FAIL the message names '$bad'"; fail=$((fail + 1)); }
+    grep -qF -- "${bad%%[:%]*}" err || { echo "FAIL the message names '$bad'"; fail=$((fail + 1)); }
   done
   ;;
 chrome)
