@@ -59,7 +59,7 @@ typedef struct KitTraceEvent {
     struct { uint64_t to; uint8_t kind; } branch;              /* pc is the branch's */
     struct { uint64_t addr, value; uint8_t size; bool store; } mem;
     struct { uint16_t regno; uint64_t value; } reg;
-    struct { uint64_t nr, args[6]; int64_t ret; } syscall;
+    struct { uint64_t nr, args[6]; int64_t ret; uint64_t duration_ns; } syscall; /* time_ns: its entry */
     /* prot -1: munmap; flags KIT_TRACE_MMAP_PROTECT: an mprotect (prot the new one);
      * else the mmap flags of the system call (0 for the mappings the loader made) */
     struct { uint64_t addr, len, offset; int32_t prot; uint32_t flags; const char *path; } mmap;

@@ -264,10 +264,11 @@ static int chrome(KitTraceReader *r) {
     double ts = (double)e.time_ns / 1000.0;
     switch (e.kind) {
     case KIT_TRACE_SYSCALL:
-      printf(",\n{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,"
+      /* a slice from its entry to its return */
+      printf(",\n{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,"
              "\"args\":{\"ret\":%" PRId64 ",\"a0\":\"0x%" PRIx64 "\",\"a1\":\"0x%" PRIx64 "\",\"a2\":\"0x%" PRIx64 "\"}}",
-             sysname(e.u.syscall.nr), ts, e.tid, e.u.syscall.ret, e.u.syscall.args[0], e.u.syscall.args[1],
-             e.u.syscall.args[2]);
+             sysname(e.u.syscall.nr), ts, (double)e.u.syscall.duration_ns / 1000.0, e.tid, e.u.syscall.ret,
+             e.u.syscall.args[0], e.u.syscall.args[1], e.u.syscall.args[2]);
       break;
     case KIT_TRACE_SIGNAL:
       printf(",\n{\"name\":\"signal %d\",\"cat\":\"signal\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,"

@@ -114,7 +114,7 @@ static void encode(Buf *b, const KitTraceEvent *e) {
   case KIT_TRACE_SYSCALL:
     put64(b, e->time_ns), put64(b, e->u.syscall.nr);
     for (int i = 0; i < 6; i++) put64(b, e->u.syscall.args[i]);
-    put64(b, (uint64_t)e->u.syscall.ret);
+    put64(b, (uint64_t)e->u.syscall.ret), put64(b, e->u.syscall.duration_ns);
     break;
   case KIT_TRACE_MMAP: {
     const char *path = e->u.mmap.path ? e->u.mmap.path : "";
@@ -493,7 +493,7 @@ const char *kit_trace_error(const KitTraceReader *r) { return r->error; }
 static size_t min_size(KitTraceKind k) {
   static const uint8_t sz[KIT_TRACE_KIND_MAX] = {
       [KIT_TRACE_BLOCK] = 16, [KIT_TRACE_BRANCH] = 32, [KIT_TRACE_MEM] = 40, [KIT_TRACE_REG] = 32,
-      [KIT_TRACE_SYSCALL] = 80, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
+      [KIT_TRACE_SYSCALL] = 88, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
       [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20,
       [KIT_TRACE_PARTIAL] = 24};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? sz[k] : 0;
@@ -513,6 +513,7 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     e->time_ns = get64(f), e->u.syscall.nr = get64(f + 8);
     for (int i = 0; i < 6; i++) e->u.syscall.args[i] = get64(f + 16 + 8 * i);
     e->u.syscall.ret = (int64_t)get64(f + 64);
+    e->u.syscall.duration_ns = get64(f + 72);
     break;
   case KIT_TRACE_MMAP: {
     e->time_ns = get64(f), e->u.mmap.addr = get64(f + 8), e->u.mmap.len = get64(f + 16), e->u.mmap.offset = get64(f + 24);

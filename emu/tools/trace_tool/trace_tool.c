@@ -43,6 +43,7 @@ typedef struct Stream {
   uint64_t tid_bits;   /* the thread id in a record head's upper half */
   KitEmuSyscall sc;    /* the system call in progress (mmap flags) */
   bool in_syscall;
+  uint64_t sc_start;   /* when it began (ns since the stream's start) */
   bool full_regs;      /* registers changed wholesale (a signal delivered): all of them at the next block */
   uint64_t last_block; /* the pc of the last BLOCK record */
   uint64_t buf[BUF_WORDS];
@@ -253,7 +254,9 @@ static bool syscall_is(uint64_t nr, const char *name) {
 }
 
 static void put_syscall(Stream *s, const KitEmuSyscall *sc, int64_t ret) {
-  KitTraceEvent ev = {.kind = KIT_TRACE_SYSCALL, .time_ns = now_ns() - T.start_ns};
+  uint64_t now = now_ns() - T.start_ns;
+  KitTraceEvent ev = {.kind = KIT_TRACE_SYSCALL, .time_ns = s->sc_start};
+  ev.u.syscall.duration_ns = now - s->sc_start;
   ev.u.syscall.nr = sc->nr;
   memcpy(ev.u.syscall.args, sc->args, sizeof sc->args);
   ev.u.syscall.ret = ret;
@@ -264,6 +267,7 @@ static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *r
   (void)ret, (void)user;
   Stream *s = stream_of(emu, vcpu);
   s->sc = *sc;
+  s->sc_start = now_ns() - T.start_ns;
   s->in_syscall = true;
   /* exit and exit_group do not return: recorded at entry, result 0 */
   if ((T.events & EV_SYSCALL) && (syscall_is(sc->nr, "exit") || syscall_is(sc->nr, "exit_group")))

@@ -248,6 +248,8 @@ assert all(all(k in e for k in ("ph", "ts", "pid", "tid", "name")) for e in ev),
 cats = {e.get("cat") for e in ev}
 assert {"syscall", "signal", "mmap", "thread"} <= cats, cats
 assert any(e["name"] == "signal 11" for e in ev) and any(e["name"] == "signal 14" for e in ev)
+calls = [e for e in ev if e.get("cat") == "syscall"]
+assert all(e["ph"] == "X" and e["dur"] >= 0 for e in calls) and any(e["name"] == "write" for e in calls), calls[:3]
 EOF
   ;;
 *) echo "unknown part $part"; exit 2 ;;
