@@ -49,6 +49,8 @@ static void usage(FILE *f) {
         "  --trace-ring=BYTES the ring's size, a power of two (default 16 MiB)\n"
         "  --probe=SPEC       count hits at FUNC, FUNC+0xOFF or FILE:LINE (docs/probe.md), printed at exit;\n"
         "                     repeatable, or several specs separated by ';'\n"
+        "  --probe-list=FUNC  FUNC's instructions (offsets, disassembly, file:line) and the inlined calls in\n"
+        "                     it with their address ranges; the guest does not run\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
@@ -95,6 +97,7 @@ typedef struct Args {
   size_t trace_ring;
   const char *probe[MAX_TOOL_ARGS];
   unsigned nprobes;
+  const char *probe_list;
 } Args;
 
 /* the options (a switch over their names): the index of the program, -1 on
@@ -189,6 +192,8 @@ static int parse_options(int argc, char **argv, Args *a) {
         return -1;
       }
       a->trace_ring = (size_t)v;
+    } else if (!strncmp(arg, "--probe-list=", 13) || (!strcmp(arg, "--probe-list") && i + 1 < argc)) {
+      a->probe_list = arg[12] == '=' ? arg + 13 : argv[++i];
     } else if (!strncmp(arg, "--probe=", 8) || (!strcmp(arg, "--probe") && i + 1 < argc)) {
       if (a->nprobes == MAX_TOOL_ARGS) {
         fprintf(stderr, "kit-emu: at most %d --probe options\n", MAX_TOOL_ARGS);
@@ -278,6 +283,7 @@ int main(int argc, char **argv) {
   }
   KitEmu *emu = kit_emu_new(&a.opt, argc - i, argv + i, environ, stderr);
   if (!emu) return 1;
+  if (a.probe_list) return kit_emu_tool_probe_list(emu, a.probe_list, stdout, stderr) < 0 ? 1 : 0;
   if (install_tools(emu, &a) < 0) return 1;
   int st = kit_emu_run(emu);
   fflush(NULL);

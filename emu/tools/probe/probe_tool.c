@@ -184,3 +184,47 @@ int kit_emu_tool_probe_main(KitEmuTool *tool, const char *const *specs, unsigned
   kit_emu_on_exit(tool, on_exit_cb, NULL);
   return 0;
 }
+
+/* ---- --probe-list --------------------------------------------------------------------------- */
+
+static void list_inlined(void *user, const char *name, unsigned call_line, uint64_t lo, uint64_t hi) {
+  const uint64_t *bias = user;
+  fprintf(P.out, "  %s, called at line %u: 0x%" PRIx64 "-0x%" PRIx64 "\n", name, call_line, *bias + lo, *bias + hi);
+}
+
+int kit_emu_tool_probe_list(KitEmu *emu, const char *func, FILE *out, FILE *err) {
+  const char *exe = kit_emu_exe_path(emu);
+  uint64_t addr, size, bias = kit_emu_exe_bias(emu);
+  if (kit_debuginfo_symbol(exe, func, &addr, &size) < 0 || !size) {
+    fprintf(err, "kit-emu: --probe-list %s: no function '%s' with a size in %s\n", func, func, exe);
+    return -1;
+  }
+  const KitArch *arch = kit_emu_arch(emu);
+  uint8_t *base;
+  uint64_t wsize, guard;
+  kit_emu_guest_window(emu, &base, &wsize, &guard);
+  fprintf(out, "%s in %s: 0x%" PRIx64 ", 0x%" PRIx64 " bytes\n", func, exe, bias + addr, size);
+  for (uint64_t off = 0; off < size;) {
+    uint64_t pc = bias + addr + off;
+    if (pc + arch->max_insn_len > wsize || !kit_emu_guest_accessible(emu, pc, 2, KIT_EMU_PROT_READ)) break;
+    KitDecodedInsn d;
+    memset(&d, 0, sizeof d);
+    unsigned len = arch->decode(base + pc, arch->max_insn_len, pc, &d);
+    char text[128] = "(illegal)";
+    if (len) {
+      d.pc = pc;
+      arch->disasm(&d, text, sizeof text);
+    } else {
+      len = d.len ? d.len : 2;
+    }
+    KitEmuSymbol sym;
+    char where[300] = "";
+    if (kit_emu_symbolize(emu, pc, &sym) == 0 && sym.file) snprintf(where, sizeof where, "%s:%u", sym.file, sym.line);
+    fprintf(out, "  +0x%-5" PRIx64 " 0x%" PRIx64 "  %-32s %s\n", off, pc, text, where);
+    off += len;
+  }
+  fprintf(out, "inlined calls:\n");
+  P.out = out;
+  if (kit_debuginfo_inlined(exe, addr, addr + size, list_inlined, &bias) == 0) fprintf(out, "  (none)\n");
+  return 0;
+}

@@ -19,4 +19,9 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
  * guest starts; 0, or -1 with one line on err naming the spec and why */
 int kit_emu_tool_probe_main(KitEmuTool *tool, const char *const *specs, unsigned nspecs, FILE *err);
 
+/* --probe-list FUNC: the function's instructions with their offsets,
+ * disassembly and file:line, and the inlined calls in it with their address
+ * ranges, on out; 0, or -1 with one line on err */
+int kit_emu_tool_probe_list(KitEmu *emu, const char *func, FILE *out, FILE *err);
+
 #endif

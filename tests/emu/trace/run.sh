@@ -221,11 +221,26 @@ probe)
       for a in $addrs; do want=$((want + $(awk -v a=$a '$1 == a {print $2}' pcs.txt | grep . || echo 0))); done
       ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want" [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 ]
     done
+    sed -n 's/^kit-emu: probe square_plus: \([0-9]*\) hits$/\1/p' err >"sq$opt"
     $emu --probe work --probe 'work%return' --probe 'main%return' "./p$opt" >out 2>err
     ok "$opt: work%return: as many returns as calls, main%return: 1" bash -c \
       "grep -qx 'kit-emu: probe work%return: 51 hits' err && grep -qx 'kit-emu: probe work: 51 hits' err && grep -qx 'kit-emu: probe main%return: 1 hit' err"
+    for f in work square_plus; do
+      g=$(gdb-multiarch -nx -batch -ex "break $f" -ex 'info breakpoints' "./p$opt" 2>&1 | grep -oE '0x[0-9a-f]{16}' |
+        sed -E 's/^0x0*/0x/' | sort -u | tr '\n' ' ' | sed 's/ $//')
+      k=$("$resolve" "./p$opt" "$f" | sed -E 's/^[^>]*-> [a-z]+ ?//' | tr ' ' '\n' | sort -u | tr '\n' ' ' | sed 's/ $//')
+      ok "$opt: probe $f where gdb's break $f is ($k)" [ "$k" = "$g" ]
+    done
     [ $opt = -O2 ] && ok "-O2: square_plus has inlined copies" [ "$("$resolve" ./p-O2 square_plus | wc -w)" -gt 4 ]
   done
+  ok "square_plus: as many hits inlined at -O2 ($(cat sq-O2)) as calls at -O0 ($(cat sq-O0))" [ "$(cat sq-O2)" = "$(cat sq-O0)" ]
+  $emu --probe-list work ./p-O2 >list.txt 2>err
+  ok "--probe-list: every instruction of work as objdump decodes it" [ "$(grep -c '^  +0x' list.txt)" = \
+    "$(riscv64-linux-gnu-objdump -d p-O2 | awk '/<work>:$/ {on = 1; next} on && /^$/ {exit} on {n++} END {print n}')" ]
+  ok "--probe-list: with file:line, and the two inlined calls of square_plus" bash -c \
+    "grep -q '+0x0 .*probe_prog.c:[0-9]' list.txt && [ \$(grep -c '^  square_plus, called at line [0-9]*: 0x' list.txt) = 2 ]"
+  $emu --probe-list nosuchfn ./p-O2 >out 2>err
+  ok "--probe-list nosuchfn: refused, exit 1" [ $? = 1 -a "$(wc -l <err)" = 1 ]
   $emu --probe 'work:print a0,sp' ./p-O0 >out 2>err
   ok "probe :print: a line per hit with the registers" bash -c "[ \$(grep -c '^kit-emu: probe work:print a0,sp: hit at 0x[0-9a-f]* thread [0-9]*: a0=0x[0-9a-f]* sp=0x' err) = 51 ]"
   for bad in nosuchfn work+0x100000 work+1 probe_prog.c:100000 nosuchfile.c:3 "work:print nosuchreg" "1abc" \
