@@ -250,11 +250,19 @@ static bool ring_refill(Pipe *p) {
   }
 }
 
-/* n bytes from the ring: n, or what is left when the writer closed it first */
-static size_t ring_get(Pipe *p, uint8_t *dst, size_t n) {
+/* the next piece of a file into the reader's buffer: false at its end */
+static bool file_refill(Pipe *p) {
+  if (!p->rbuf && !(p->rbuf = malloc(READ_CHUNK))) return false;
+  p->rlen = fread(p->rbuf, 1, READ_CHUNK, p->f), p->rpos = 0;
+  return p->rlen > 0;
+}
+
+/* n bytes: n, 0 at a clean end, anything between for a stream cut short
+ * (a ring: what is left when the writer closed it first) */
+static size_t pipe_get(Pipe *p, uint8_t *dst, size_t n) {
   size_t got = 0;
   while (got < n) {
-    if (p->rpos == p->rlen && !ring_refill(p)) break;
+    if (p->rpos == p->rlen && !(p->ring ? ring_refill(p) : file_refill(p))) break;
     size_t k = p->rlen - p->rpos < n - got ? p->rlen - p->rpos : n - got;
     memcpy(dst + got, p->rbuf + p->rpos, k);
     p->rpos += k, got += k;
@@ -262,11 +270,6 @@ static size_t ring_get(Pipe *p, uint8_t *dst, size_t n) {
   return got;
 }
 
-/* n bytes: n, 0 at a clean end, anything between for a stream cut short */
-static size_t pipe_get(Pipe *p, uint8_t *dst, size_t n) {
-  if (p->ring) return ring_get(p, dst, n);
-  return fread(dst, 1, n, p->f);
-}
 
 /* ---- the writer ------------------------------------------------------------------------ */
 
@@ -572,7 +575,32 @@ static int end_of_stream(KitTraceReader *r, KitTraceEvent *ev) {
   return 1;
 }
 
+static void event_head(KitTraceEvent *ev, KitTraceKind kind, uint32_t tid) {
+  ev->kind = kind;
+  ev->tid = tid;
+  ev->time_ns = 0;
+  ev->pc = 0;
+}
+
 int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
+  /* the common case: a whole record in the reader's buffer, decoded in place
+   * (not an mmap record, whose path is NUL-terminated in the byte after it) */
+  Pipe *p = &r->pipe;
+  if (p->rlen - p->rpos >= 8) {
+    const uint8_t *at = p->rbuf + p->rpos;
+    uint32_t word = get32(at);
+    KitTraceKind kind = (KitTraceKind)(word & 0xff);
+    size_t size = (size_t)(word >> 8) * 8;
+    if (kind != KIT_TRACE_MMAP && min_size(kind) && size >= min_size(kind) && size <= p->rlen - p->rpos) {
+      p->rpos += size;
+      r->offset += size;
+      event_head(ev, kind, get32(at + 4));
+      memset(&ev->u, 0, sizeof ev->u);
+      decode(at, size, ev);
+      if (kind == KIT_TRACE_DROPPED) r->dropped += ev->u.dropped.count;
+      return 1;
+    }
+  }
   uint8_t head[8];
   size_t got = pipe_get(&r->pipe, head, 8);
   if (got == 0) return end_of_stream(r, ev);
@@ -610,7 +638,7 @@ int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
 
 void kit_trace_reader_close(KitTraceReader *r) {
   if (!r) return;
-  if (r->pipe.f) fclose(r->pipe.f);
+  if (r->pipe.f) fclose(r->pipe.f), free(r->pipe.rbuf);
   if (r->pipe.ring) {
     /* the reader that saw the end removes the ring: the next writer makes a new one */
     if (atomic_load(&r->pipe.ring->closed) && atomic_load(&r->pipe.ring->head) == atomic_load(&r->pipe.ring->tail))
