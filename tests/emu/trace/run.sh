@@ -4,7 +4,8 @@
 #   insn    insn events (blocks expanded by kit-trace) = --tool=insncount, every tier, faults mid-block
 #   seq     the pc sequence of small.c = qemu-riscv64 -singlestep -d exec,nochain's
 #   mem     store events carry the values small.c writes, load events what memory held
-#   regs    replaying regs events from the initial state = gdb-multiarch's registers (qemu -g) at the exit ecall
+#   regs    replaying regs events from the initial state = gdb-multiarch's integer and floating-point
+#           registers (qemu -g) at the exit ecall
 #   strace  syscall events = --strace's lines; mmap events = its mmap/munmap/mprotect lines, with file names
 #   ring    a slow consumer on shm: nothing lost; with --trace-drop the received + lost count is exact
 #   probe   --probe hit counts = the trace's counts of the same pcs, -O0 and -O2; the refusals
@@ -89,7 +90,7 @@ regs)
   qemu-riscv64 -g $port ./small &
   sleep 0.5
   gdb-multiarch -nx -batch -ex "target remote :$port" -ex 'info registers sp' -ex 'break kit_small_exit' -ex c \
-    -ex 'info registers' ./small >gdb.txt 2>&1
+    -ex 'info all-registers' ./small >gdb.txt 2>&1
   wait
   $emu --trace=insn,regs --trace-out=r.trace ./small
   "$kt" dump r.trace >dump.txt
@@ -104,7 +105,12 @@ for line in open("gdb.txt"):
             sp0 = int(m.group(2), 16)
         else:
             gdb[m.group(1)] = int(m.group(2), 16)
-assert len(gdb) == 31 and sp0 is not None, gdb
+fgdb = {}
+for line in open("gdb.txt"):  # "fa0  {float = ..., double = ...}  (raw 0x...)"
+    m = re.match(r"(f[tsa]\d+)\s.*\(raw (0x[0-9a-f]+)\)", line)
+    if m:
+        fgdb[m.group(1)] = int(m.group(2), 16)
+assert len(gdb) == 31 and sp0 is not None and len(fgdb) == 32, (gdb, fgdb)
 regs, first = {}, {}
 for line in open("dump.txt"):
     m = re.match(r"\d+ regs pc=0x[0-9a-f]+ r(\d+) = 0x([0-9a-f]+)$", line)
@@ -117,7 +123,10 @@ kit = {abi[i - 1]: regs[i] for i in range(1, 32)}
 kit["sp"] -= first[2]
 gdb["sp"] -= sp0
 bad = {r: (hex(kit[r]), hex(gdb[r])) for r in abi if kit[r] != gdb[r]}
+fabi = "ft0 ft1 ft2 ft3 ft4 ft5 ft6 ft7 fs0 fs1 fa0 fa1 fa2 fa3 fa4 fa5 fa6 fa7 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9 fs10 fs11 ft8 ft9 ft10 ft11".split()
+bad.update({r: (hex(regs[32 + i]), hex(fgdb[r])) for i, r in enumerate(fabi) if regs[32 + i] != fgdb[r]})
 assert not bad, bad
+assert any(regs[32 + i] for i in range(32)), "no floating-point register was written"
 EOF
   ;;
 strace)
