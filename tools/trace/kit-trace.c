@@ -336,6 +336,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "dump")) {
     const KitTraceHeader *h = kit_trace_header(r);
     printf("# kit trace v%u, machine %u, %s, %u registers\n", h->version, h->elf_machine, h->exe, h->nregs);
+    if (h->build_id[0]) printf("# build id %s\n", h->build_id);
     KitTraceEvent e;
     int k;
     while ((k = kit_trace_next(r, &e)) == 1) dump_event(&e);

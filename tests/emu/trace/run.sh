@@ -2,7 +2,8 @@
 # tests/emu/trace/run.sh PART KIT_EMU KIT_TRACE SLOW_READER PROBE_RESOLVE SRCDIR —
 # kit-emu --trace and --probe against oracles, one PART per ctest:
 #   insn    insn events (blocks expanded by kit-trace) = --tool=insncount, every tier, faults mid-block
-#   seq     the pc sequence of small.c = qemu-riscv64 -singlestep -d exec,nochain's
+#   seq     the pc sequence of small.c = qemu-riscv64 -singlestep -d exec,nochain's; branch events
+#           go where the single steps go; the header's build id is readelf's
 #   mem     store events carry the values small.c writes, load events what memory held
 #   regs    replaying regs events from the initial state = gdb-multiarch's integer and floating-point
 #           registers (qemu -g) at the exit ecall
@@ -55,6 +56,32 @@ seq)
     ok "small $mode: exit status $krc = qemu's $qrc" [ $krc = $qrc ]
     ok "small $mode: $(wc -l <k.pcs) pcs, the same sequence as qemu's $(wc -l <q.pcs) single steps" cmp -s q.pcs k.pcs
   done
+  # branch events: each edge's target is where the single steps go next, and the next block's pc
+  $emu --trace=insn,branch --trace-out=b.trace ./small
+  "$kt" dump b.trace >dump.txt
+  ok "branch events agree with the single steps and the blocks" python3 <<'EOF'
+import re
+seq = [int(l, 16) for l in open("q.pcs")]
+nxt = {}
+for a, b in zip(seq, seq[1:]):
+    nxt.setdefault(a, set()).add(b)
+edges, pending, kinds = 0, None, set()
+for line in open("dump.txt"):
+    m = re.match(r"\d+ branch 0x([0-9a-f]+) -> 0x([0-9a-f]+) kind=(\d)", line)
+    if m:
+        f, t = int(m.group(1), 16), int(m.group(2), 16)
+        assert t in nxt.get(f, ()), line
+        pending, edges = t, edges + 1
+        kinds.add(int(m.group(3)))
+        continue
+    m = re.match(r"\d+ block pc=0x([0-9a-f]+)", line)
+    if m:
+        assert pending is None or int(m.group(1), 16) == pending, line
+        pending = None
+assert edges > 100 and {0, 1, 3} <= kinds, (edges, kinds)  # calls, returns, conditional branches
+EOF
+  bid=$(riscv64-linux-gnu-readelf -n small | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+  ok "the header names the executable's build id ($bid)" bash -c "[ -n '$bid' ] && grep -qx '# build id $bid' dump.txt"
   ;;
 mem)
   small
