@@ -30,6 +30,7 @@ typedef enum KitTraceKind {
   KIT_TRACE_DROPPED = 11,   /* count records dropped before this one (--trace-drop) */
   KIT_TRACE_EXIT = 12,      /* the process ended: status */
   KIT_TRACE_PARTIAL = 13,   /* the thread's last block (pc) retired only its first count instructions (a fault) */
+  KIT_TRACE_PROBE = 14,     /* a --probe hit: pc, the probe's number and spec */
   KIT_TRACE_KIND_MAX
 } KitTraceKind;
 
@@ -53,7 +54,7 @@ typedef struct KitTraceHeader {
 typedef struct KitTraceEvent {
   KitTraceKind kind;
   uint32_t tid;
-  uint64_t time_ns;     /* since start: set on SYSCALL, SIGNAL, THREAD, MMAP, EXIT (0 on the others) */
+  uint64_t time_ns;     /* since start: set on SYSCALL, SIGNAL, THREAD, MMAP, EXIT, PROBE (0 on the others) */
   uint64_t pc;          /* BLOCK, MEM, REG, TRANSLATE, SIGNAL (the pc it was delivered at) */
   union {
     struct { uint64_t to; uint8_t kind; } branch;              /* pc is the branch's */
@@ -74,6 +75,7 @@ typedef struct KitTraceEvent {
     struct { uint64_t count; } dropped;
     struct { int32_t status; } exit;
     struct { uint64_t count; } partial;                          /* pc is the block's */
+    struct { uint32_t index; const char *spec; } probe;            /* pc is the probed instruction's */
   } u;
 } KitTraceEvent;
 

@@ -61,6 +61,7 @@ static void dump_event(const KitTraceEvent *e) {
   case KIT_TRACE_DROPPED: printf(" %" PRIu64 " records", e->u.dropped.count); break;
   case KIT_TRACE_EXIT: printf(" status=%d", e->u.exit.status); break;
   case KIT_TRACE_PARTIAL: printf(" pc=0x%" PRIx64 " retired=%" PRIu64, e->pc, e->u.partial.count); break;
+  case KIT_TRACE_PROBE: printf(" %u %s pc=0x%" PRIx64, e->u.probe.index, e->u.probe.spec, e->pc); break;
   default: break;
   }
   putchar('\n');
@@ -286,6 +287,12 @@ static int chrome(KitTraceReader *r) {
              e.u.thread.exit ? "exit" : "start", ts, e.tid);
       if (!e.u.thread.exit)
         printf(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"thread %u\"}}", e.tid, e.tid);
+      break;
+    case KIT_TRACE_PROBE:
+      printf(",\n{\"name\":");
+      json_str(e.u.probe.spec);
+      printf(",\"cat\":\"probe\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,\"args\":{\"pc\":\"0x%" PRIx64
+             "\"}}", ts, e.tid, e.pc);
       break;
     case KIT_TRACE_EXIT:
       printf(",\n{\"name\":\"exit %d\",\"cat\":\"process\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",

@@ -145,6 +145,12 @@ static void encode(Buf *b, const KitTraceEvent *e) {
   case KIT_TRACE_DROPPED: put64(b, e->u.dropped.count); break;
   case KIT_TRACE_EXIT: put64(b, e->time_ns), put32(b, (uint32_t)e->u.exit.status); break;
   case KIT_TRACE_PARTIAL: put64(b, e->pc), put64(b, e->u.partial.count); break;
+  case KIT_TRACE_PROBE: {
+    const char *spec = e->u.probe.spec ? e->u.probe.spec : "";
+    uint32_t n = (uint32_t)strlen(spec);
+    put64(b, e->time_ns), put64(b, e->pc), put32(b, e->u.probe.index), put32(b, n), put(b, spec, n);
+    break;
+  }
   default: break;
   }
   pad8(b);
@@ -498,7 +504,7 @@ static size_t min_size(KitTraceKind k) {
       [KIT_TRACE_BLOCK] = 16, [KIT_TRACE_BRANCH] = 32, [KIT_TRACE_MEM] = 40, [KIT_TRACE_REG] = 32,
       [KIT_TRACE_SYSCALL] = 88, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
       [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20,
-      [KIT_TRACE_PARTIAL] = 24};
+      [KIT_TRACE_PARTIAL] = 24, [KIT_TRACE_PROBE] = 32};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? sz[k] : 0;
 }
 
@@ -559,6 +565,14 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
   case KIT_TRACE_DROPPED: e->u.dropped.count = get64(f); break;
   case KIT_TRACE_EXIT: e->time_ns = get64(f), e->u.exit.status = (int32_t)get32(f + 8); break;
   case KIT_TRACE_PARTIAL: e->pc = get64(f), e->u.partial.count = get64(f + 8); break;
+  case KIT_TRACE_PROBE: {
+    e->time_ns = get64(f), e->pc = get64(f + 8), e->u.probe.index = get32(f + 16);
+    uint32_t n = get32(f + 20);
+    if (32 + (size_t)n > size) n = (uint32_t)(size - 32);
+    ((uint8_t *)f)[24 + n] = 0; /* as an mmap record's path: in the padding, or the byte after */
+    e->u.probe.spec = (const char *)f + 24;
+    break;
+  }
   default: break;
   }
 }
@@ -584,14 +598,14 @@ static void event_head(KitTraceEvent *ev, KitTraceKind kind, uint32_t tid) {
 
 int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
   /* the common case: a whole record in the reader's buffer, decoded in place
-   * (not an mmap record, whose path is NUL-terminated in the byte after it) */
+   * (not an mmap or probe record, whose string is NUL-terminated in the byte after it) */
   Pipe *p = &r->pipe;
   if (p->rlen - p->rpos >= 8) {
     const uint8_t *at = p->rbuf + p->rpos;
     uint32_t word = get32(at);
     KitTraceKind kind = (KitTraceKind)(word & 0xff);
     size_t size = (size_t)(word >> 8) * 8;
-    if (kind != KIT_TRACE_MMAP && min_size(kind) && size >= min_size(kind) && size <= p->rlen - p->rpos) {
+    if (kind != KIT_TRACE_MMAP && kind != KIT_TRACE_PROBE && min_size(kind) && size >= min_size(kind) && size <= p->rlen - p->rpos) {
       p->rpos += size;
       r->offset += size;
       event_head(ev, kind, get32(at + 4));
@@ -660,6 +674,6 @@ const char *kit_trace_kind_name(KitTraceKind k) {
       [KIT_TRACE_REG] = "regs", [KIT_TRACE_SYSCALL] = "syscall", [KIT_TRACE_MMAP] = "mmap",
       [KIT_TRACE_SIGNAL] = "signal", [KIT_TRACE_THREAD] = "thread", [KIT_TRACE_TRANSLATE] = "translate",
       [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit",
-      [KIT_TRACE_PARTIAL] = "partial"};
+      [KIT_TRACE_PARTIAL] = "partial", [KIT_TRACE_PROBE] = "probe"};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? names[k] : "unknown";
 }

@@ -60,9 +60,17 @@ static void on_print(KitEmu *emu, unsigned vcpu, void *user) {
   fputc('\n', P.out);
 }
 
+/* with --trace: the hit as a PROBE record in the stream */
+static void on_trace_hit(KitEmu *emu, unsigned vcpu, void *user) {
+  const Probe *p = user;
+  const KitArchReg *pcr = kit_emu_reg_find(emu, "pc");
+  kit_emu_trace_probe_hit(emu, vcpu, pcr ? kit_emu_reg_read(emu, pcr) : 0, p->index, p->text);
+}
+
 static void hit_at(KitEmuInsn *in, Probe *p) {
   kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, counter(p), 1);
   if (p->spec.nprint) kit_emu_insn_exec_cb(in, on_print, p);
+  if (kit_emu_trace_on()) kit_emu_insn_exec_cb(in, on_trace_hit, p);
 }
 
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {

@@ -461,3 +461,14 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
   }
   return 0;
 }
+
+/* ---- for --probe ------------------------------------------------------------------------- */
+
+bool kit_emu_trace_on(void) { return T.w != NULL; }
+
+void kit_emu_trace_probe_hit(KitEmu *emu, unsigned vcpu, uint64_t pc, unsigned index, const char *spec) {
+  if (!T.w) return;
+  KitTraceEvent ev = {.kind = KIT_TRACE_PROBE, .time_ns = now_ns() - T.start_ns, .pc = pc};
+  ev.u.probe.index = index, ev.u.probe.spec = spec;
+  put_event(stream_of(emu, vcpu), &ev);
+}

@@ -15,6 +15,11 @@
 int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *dest, bool drop, size_t ring_bytes,
                             FILE *err);
 
+/* Is --trace writing a stream? A probe hit as a PROBE record in it (the
+ * probe's number, its spec). */
+bool kit_emu_trace_on(void);
+void kit_emu_trace_probe_hit(KitEmu *emu, unsigned vcpu, uint64_t pc, unsigned index, const char *spec);
+
 /* --probe=SPEC (specs of them): resolved against the executable before the
  * guest starts; 0, or -1 with one line on err naming the spec and why */
 int kit_emu_tool_probe_main(KitEmuTool *tool, const char *const *specs, unsigned nspecs, FILE *err);

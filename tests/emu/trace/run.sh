@@ -9,7 +9,8 @@
 #           registers (qemu -g) at the exit ecall
 #   strace  syscall events = --strace's lines; mmap events = its mmap/munmap/mprotect lines, with file names
 #   ring    a slow consumer on shm: nothing lost; with --trace-drop the received + lost count is exact
-#   probe   --probe hit counts = the trace's counts of the same pcs, -O0 and -O2; the refusals
+#   probe   --probe hit counts = the trace's counts of the same pcs and its probe records, -O0 and -O2;
+#           addresses where gdb's break puts them; --probe-list; the refusals
 #   chrome  kit-trace export --chrome: JSON whose every event has ph, ts, pid, tid, name
 set -uo pipefail
 part=$1 emu=$2 kt=$3 slow=$4 resolve=$5 src=$6
@@ -250,12 +251,17 @@ probe)
     ok "$opt: output unchanged" cmp -s plain.out out
     ok "$opt: instruction count unchanged" [ "$(insncount plain.err)" = "$(insncount err)" ]
     "$kt" pcs p.trace >pcs.txt
+    "$kt" dump p.trace >dump.txt
+    idx=0
     for s in "${specs[@]}"; do
+      recs=$(grep -c "^[0-9]* probe $idx $s pc=0x" dump.txt)
+      idx=$((idx + 1))
       hits=$(sed -n "s/^kit-emu: probe $s: \([0-9]*\) hits\{0,1\}$/\1/p" err)
       addrs=$("$resolve" "./p$opt" "$s" | sed -E 's/^[^>]*-> [a-z]+ ?//')
       want=0
       for a in $addrs; do want=$((want + $(awk -v a=$a '$1 == a {print $2}' pcs.txt | grep . || echo 0))); done
-      ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want" [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 ]
+      ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want, and $recs probe records" \
+        [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 -a "$recs" = "$hits" ]
     done
     sed -n 's/^kit-emu: probe square_plus: \([0-9]*\) hits$/\1/p' err >"sq$opt"
     $emu --probe work --probe 'work%return' --probe 'main%return' "./p$opt" >out 2>err
@@ -289,7 +295,7 @@ probe)
   ;;
 chrome)
   riscv64-linux-gnu-gcc -static -O2 -o tier2 "$guests/tier2.c" || exit 1
-  $emu --trace=syscall,mmap,signal,thread --trace-out=c.trace ./tier2 >out
+  $emu --trace=syscall,mmap,signal,thread --trace-out=c.trace --probe=mix ./tier2 >out 2>err
   "$kt" export --chrome c.trace >c.json
   ok "chrome: Trace Event Format with syscalls, signals, mappings, threads" python3 <<'EOF'
 import json
@@ -299,6 +305,7 @@ assert all(all(k in e for k in ("ph", "ts", "pid", "tid", "name")) for e in ev),
 cats = {e.get("cat") for e in ev}
 assert {"syscall", "signal", "mmap", "thread"} <= cats, cats
 assert any(e["name"] == "signal 11" for e in ev) and any(e["name"] == "signal 14" for e in ev)
+assert any(e.get("cat") == "probe" and e["name"] == "mix" for e in ev)
 calls = [e for e in ev if e.get("cat") == "syscall"]
 assert all(e["ph"] == "X" and e["dur"] >= 0 for e in calls) and any(e["name"] == "write" for e in calls), calls[:3]
 EOF
