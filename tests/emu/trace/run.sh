@@ -34,6 +34,13 @@ insn)
     ok "hello $mode: exit 3, output" [ $? -eq 3 -a "$(cat out)" = "hello, world" ]
     ok "hello $mode: insn events $(traced h.trace) = insncount $(insncount err)" [ "$(traced h.trace)" = "$(insncount err)" ]
   done
+  # bad options: one line, exit 1, before the guest runs
+  for bad in --trace=bogus --trace=invalidate --trace= "--trace=insn --trace-out=/nonexistent/dir/t" \
+             "--trace=insn --trace-ring=3" --trace-out=x.trace --trace-drop; do
+    $emu $bad ./hello >out 2>err
+    rc=$?
+    ok "refused: $bad ($(head -1 err))" [ $rc = 1 -a ! -s out -a "$(wc -l <err)" = 1 ]
+  done
   # loads that fault mid-block (PARTIAL records), in every tier
   riscv64-linux-gnu-gcc -static -O2 -o fault "$here/fault.c" || exit 1
   for mode in --tier=0 --tier=1 "--tier=auto --jit-threshold=5"; do
@@ -282,7 +289,8 @@ probe)
   ok "--probe-list: with file:line, and the two inlined calls of square_plus" bash -c \
     "grep -q '+0x0 .*probe_prog.c:[0-9]' list.txt && [ \$(grep -c '^  square_plus, called at line [0-9]*: 0x' list.txt) = 2 ]"
   $emu --probe-list nosuchfn ./p-O2 >out 2>err
-  ok "--probe-list nosuchfn: refused, exit 1" [ $? = 1 -a "$(wc -l <err)" = 1 ]
+  rc=$?
+  ok "--probe-list nosuchfn: refused, exit 1" [ $rc = 1 -a "$(wc -l <err)" = 1 ]
   $emu --probe 'work:print a0,sp' ./p-O0 >out 2>err
   ok "probe :print: a line per hit with the registers" bash -c "[ \$(grep -c '^kit-emu: probe work:print a0,sp: hit at 0x[0-9a-f]* thread [0-9]*: a0=0x[0-9a-f]* sp=0x' err) = 51 ]"
   for bad in nosuchfn work+0x100000 work+1 probe_prog.c:100000 nosuchfile.c:3 "work:print nosuchreg" "1abc" \
