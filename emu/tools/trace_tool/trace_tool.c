@@ -65,7 +65,8 @@ static struct {
    * where a fault cut a block short */
   struct Translated { uint64_t pc; uint32_t n; uint64_t *pcs; } *blocks;
   size_t nblocks, blocks_cap;
-} T = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  pthread_mutex_t blocks_lock; /* translations and faults of several threads */
+} T = {.lock = PTHREAD_MUTEX_INITIALIZER, .blocks_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static size_t slot_of(uint64_t pc, size_t cap) { return (size_t)(pc * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1); }
 
@@ -230,12 +231,14 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     }
   }
   if (T.events & EV_BLOCK) {
+    pthread_mutex_lock(&T.blocks_lock);
     struct Translated *t = translated(pc, true);
     free(t->pcs);
     t->n = (uint32_t)(n < 256 ? n : 256);
     t->pcs = malloc(t->n * sizeof *t->pcs);
     if (!t->pcs) abort();
     for (uint32_t i = 0; i < t->n; i++) t->pcs[i] = kit_emu_insn_pc(kit_emu_tb_insn(tb, i));
+    pthread_mutex_unlock(&T.blocks_lock);
   }
   if (!(T.events & EV_TRANSLATE)) return;
   Stream *s = stream_of(emu, kit_emu_vcpu(emu));
@@ -331,13 +334,18 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void 
   /* a fault at an instruction of the block running: it and those after it did not retire */
   bool sync = (sig->signo == SIGSEGV || sig->signo == SIGBUS || sig->signo == SIGILL || sig->signo == SIGFPE ||
                sig->signo == SIGTRAP) && sig->code > 0 && sig->code < 0x80;
-  struct Translated *t = sync && (T.events & EV_BLOCK) ? translated(s->last_block, false) : NULL;
-  for (uint32_t i = 0; t && i < t->n; i++)
-    if (t->pcs[i] == sig->pc) {
-      KitTraceEvent ev = {.kind = KIT_TRACE_PARTIAL, .pc = t->pc, .u.partial.count = i};
+  if (sync && (T.events & EV_BLOCK)) {
+    pthread_mutex_lock(&T.blocks_lock);
+    struct Translated *t = translated(s->last_block, false);
+    long cut = -1;
+    for (uint32_t i = 0; t && i < t->n && cut < 0; i++)
+      if (t->pcs[i] == sig->pc) cut = i;
+    pthread_mutex_unlock(&T.blocks_lock);
+    if (cut >= 0) {
+      KitTraceEvent ev = {.kind = KIT_TRACE_PARTIAL, .pc = s->last_block, .u.partial.count = (uint64_t)cut};
       put_event(s, &ev);
-      break;
     }
+  }
   if (!sig->fatal) s->full_regs = true; /* the handler starts with registers the delivery set */
 }
 
