@@ -331,9 +331,10 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void 
     ev.u.signal.signo = sig->signo, ev.u.signal.code = sig->code, ev.u.signal.addr = sig->addr;
     put_event(s, &ev);
   }
-  /* a fault at an instruction of the block running: it and those after it did not retire */
-  bool sync = (sig->signo == SIGSEGV || sig->signo == SIGBUS || sig->signo == SIGILL || sig->signo == SIGFPE ||
-               sig->signo == SIGTRAP) && sig->code > 0 && sig->code < 0x80;
+  /* a load or store of the block running faulted: it and those after it did
+   * not retire (a trapping ebreak or illegal instruction ends its block and
+   * counts as run, as insncount counts it) */
+  bool sync = (sig->signo == SIGSEGV || sig->signo == SIGBUS) && sig->code > 0 && sig->code < 0x80;
   if (sync && (T.events & EV_BLOCK)) {
     pthread_mutex_lock(&T.blocks_lock);
     struct Translated *t = translated(s->last_block, false);

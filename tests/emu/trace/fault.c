@@ -1,7 +1,8 @@
 /* tests/emu/trace/fault.c — loads that fault in the middle of a hot block
  * (4 times, caught by a SIGSEGV handler that longjmps out): the
  * instructions after the faulting load did not retire, so a trace must say
- * so (PARTIAL records) for its instruction count to be insncount's. */
+ * so (PARTIAL records) for its instruction count to be insncount's; then 3
+ * ebreaks and 3 illegal instructions, which trap. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,15 @@ int main(void) {
     sum ^= r;
     table[r & 63] = (int)sum;
   }
-  printf("sum %ld, %d faults\n", sum, faults);
+  /* traps (an ebreak, an illegal instruction) count as run, as insncount counts them */
+  signal(SIGTRAP, on_segv);
+  signal(SIGILL, on_segv);
+  for (int r = 0; r < 3; r++) {
+    if (!sigsetjmp(env, 1)) __asm__ volatile("ebreak");
+    else faults++;
+    if (!sigsetjmp(env, 1)) __asm__ volatile(".word 0");
+    else faults++;
+  }
+  printf("sum %ld, %d faults and traps\n", sum, faults);
   return 0;
 }
