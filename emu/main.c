@@ -231,8 +231,9 @@ static const struct {
     {"insncount", kit_emu_tool_insncount_main},
 };
 
-/* the tools the command line names, on emu, in its order (the sanitizers
- * and --strace first); -1 (said on stderr) when one cannot be installed */
+/* the tools the command line names, on emu, in its order (the sanitizers,
+ * --strace and --probe first, --trace last); -1 (said on stderr) when one
+ * cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
   if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
@@ -240,16 +241,6 @@ static int install_tools(KitEmu *emu, const Args *a) {
   if (a->strace) {
     KitEmuTool *t = kit_emu_tool_register(emu, "strace", KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || kit_emu_tool_strace_main(t, stderr) < 0) return -1;
-  }
-  if (a->trace || a->trace_out || a->trace_drop || a->trace_ring) {
-    if (!a->trace) {
-      fprintf(stderr, "kit-emu: --trace-out, --trace-drop and --trace-ring go with --trace=EVENTS\n");
-      return -1;
-    }
-    KitEmuTool *t = kit_emu_tool_register(emu, "trace", KIT_EMU_TOOL_API_VERSION, stderr);
-    if (!t || kit_emu_tool_trace_main(t, a->trace, a->trace_out ? a->trace_out : "kit.trace", a->trace_drop,
-                                      a->trace_ring, stderr) < 0)
-      return -1;
   }
   if (a->nprobes) {
     KitEmuTool *t = kit_emu_tool_register(emu, "probe", KIT_EMU_TOOL_API_VERSION, stderr);
@@ -269,6 +260,17 @@ static int install_tools(KitEmu *emu, const Args *a) {
     }
     KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || builtin[k].main(t, stderr) < 0) return -1;
+  }
+  /* last: a command line refused before it leaves no stream behind */
+  if (a->trace || a->trace_out || a->trace_drop || a->trace_ring) {
+    if (!a->trace) {
+      fprintf(stderr, "kit-emu: --trace-out, --trace-drop and --trace-ring go with --trace=EVENTS\n");
+      return -1;
+    }
+    KitEmuTool *t = kit_emu_tool_register(emu, "trace", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || kit_emu_tool_trace_main(t, a->trace, a->trace_out ? a->trace_out : "kit.trace", a->trace_drop,
+                                      a->trace_ring, stderr) < 0)
+      return -1;
   }
   return 0;
 }

@@ -296,6 +296,8 @@ probe)
   ok "--probe-list nosuchfn: refused, exit 1" [ $rc = 1 -a "$(wc -l <err)" = 1 ]
   $emu --probe 'work:print a0,sp' ./p-O0 >out 2>err
   ok "probe :print: a line per hit with the registers" bash -c "[ \$(grep -c '^kit-emu: probe work:print a0,sp: hit at 0x[0-9a-f]* thread [0-9]*: a0=0x[0-9a-f]* sp=0x' err) = 51 ]"
+  $emu --trace=insn --trace-out=refused.trace --probe nosuchfn ./p-O2 >out 2>err
+  ok "a refused probe leaves no trace behind" [ ! -e refused.trace ]
   for bad in nosuchfn work+0x100000 work+1 probe_prog.c:100000 nosuchfile.c:3 "work:print nosuchreg" "1abc" \
              "nosuchfn%return"; do
     $emu --probe "$bad" ./p-O2 >out 2>err
