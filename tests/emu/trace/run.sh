@@ -12,6 +12,7 @@
 #   probe   --probe hit counts = the trace's counts of the same pcs and its probe records, -O0 and -O2;
 #           addresses where gdb's break puts them; --probe-list; the refusals
 #   chrome  kit-trace export --chrome: JSON whose every event has ph, ts, pid, tid, name
+#   fuzz    kit-trace on damaged traces: a message and exit 1, never a crash
 set -uo pipefail
 part=$1 emu=$2 kt=$3 slow=$4 resolve=$5 src=$6
 command -v riscv64-linux-gnu-gcc >/dev/null || { echo "skip: no riscv64-linux-gnu-gcc"; exit 77; }
@@ -321,6 +322,27 @@ assert any(e["name"] == "signal 11" for e in ev) and any(e["name"] == "signal 14
 assert any(e.get("cat") == "probe" and e["name"] == "mix" for e in ev)
 calls = [e for e in ev if e.get("cat") == "syscall"]
 assert all(e["ph"] == "X" and e["dur"] >= 0 for e in calls) and any(e["name"] == "write" for e in calls), calls[:3]
+EOF
+  ;;
+fuzz)
+  # kit-trace on damaged streams of every kind: a message and exit 1, never a crash
+  riscv64-linux-gnu-gcc -static -O2 -o hello "$guests/hello.c" || exit 1
+  $emu --trace=all --probe=main --trace-out=f.trace ./hello >out 2>err
+  ok "kit-trace survives 60 damaged copies of a trace of every kind" python3 - "$kt" <<'EOF'
+import random, subprocess, sys
+data = open("f.trace", "rb").read()
+random.seed(20)
+for it in range(60):
+    b = bytearray(data)
+    for _ in range(random.randint(1, 24)):
+        b[random.randrange(len(b))] = random.randrange(256)
+    if it % 3 == 0:
+        b = b[:random.randrange(len(b))]
+    open("bad.trace", "wb").write(b)
+    for cmd in (["dump"], ["stats"], ["pcs"], ["insns"], ["export", "--chrome"]):
+        r = subprocess.run([sys.argv[1]] + cmd + ["bad.trace"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
+        assert 0 <= r.returncode <= 1, (it, cmd, r.returncode, r.stderr[:200])
+        assert r.returncode == 0 or r.stderr.startswith(b"kit-trace: "), (it, cmd, r.stderr[:200])
 EOF
   ;;
 *) echo "unknown part $part"; exit 2 ;;
