@@ -17,7 +17,7 @@ static void usage(FILE *to) {
   fprintf(to, "usage: kit-trace dump|stats|pcs|insns|export --chrome [--wait MS] TRACE\n"
               "  TRACE is a file written by kit-emu --trace-out=FILE, or shm:NAME (a live ring)\n"
               "  dump            one event per line\n"
-              "  stats           events per kind, the 10 hottest blocks, system calls by count\n"
+              "  stats           events per kind, the 10 hottest blocks, system calls by count, probe hits\n"
               "  pcs             executions per instruction address (hottest first)\n"
               "  insns           every retired instruction in order: thread id and pc, one a line\n"
               "  export --chrome Trace Event Format JSON on stdout (Perfetto, chrome://tracing)\n");
@@ -163,7 +163,8 @@ static void free_expander(Expander *x) {
 
 static int stats(KitTraceReader *r) {
   uint64_t kinds[KIT_TRACE_KIND_MAX] = {0}, dropped = 0, ninsns = 0;
-  Counts blocks = {0}, calls = {0}, errors = {0};
+  Counts blocks = {0}, calls = {0}, errors = {0}, probes = {0};
+  char *probe_names[256] = {0};
   Expander x = {0};
   KitTraceEvent e;
   int rc;
@@ -177,6 +178,10 @@ static int stats(KitTraceReader *r) {
       if (e.u.syscall.ret < 0 && e.u.syscall.ret > -4096) count_of(&errors, e.u.syscall.nr)->n++;
     }
     if (e.kind == KIT_TRACE_DROPPED) dropped += e.u.dropped.count;
+    if (e.kind == KIT_TRACE_PROBE && e.u.probe.index < 256) {
+      count_of(&probes, e.u.probe.index)->n++;
+      if (!probe_names[e.u.probe.index]) probe_names[e.u.probe.index] = strdup(e.u.probe.spec);
+    }
   }
   for (int k = 1; k < KIT_TRACE_KIND_MAX; k++)
     if (kinds[k]) printf("%-12s %" PRIu64 "\n", kit_trace_kind_name((KitTraceKind)k), kinds[k]);
@@ -194,7 +199,12 @@ static int stats(KitTraceReader *r) {
     printf("  %-16s %" PRIu64 " calls, %" PRIu64 " errors\n", sysname(s[i].key), s[i].n, err);
   }
   free(s);
-  free(blocks.c), free(calls.c), free(errors.c);
+  s = sorted(&probes, &n);
+  if (n) printf("probes:\n");
+  for (size_t i = 0; i < n; i++) printf("  %-24s %" PRIu64 " hits\n", probe_names[s[i].key], s[i].n);
+  free(s);
+  for (int i = 0; i < 256; i++) free(probe_names[i]);
+  free(blocks.c), free(calls.c), free(errors.c), free(probes.c);
   free_expander(&x);
   return rc < 0 ? (fprintf(stderr, "kit-trace: %s\n", kit_trace_error(r)), 1) : 0;
 }

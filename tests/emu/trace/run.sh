@@ -263,6 +263,7 @@ probe)
     ok "$opt: instruction count unchanged" [ "$(insncount plain.err)" = "$(insncount err)" ]
     "$kt" pcs p.trace >pcs.txt
     "$kt" dump p.trace >dump.txt
+    "$kt" stats p.trace >stats.txt
     idx=0
     for s in "${specs[@]}"; do
       recs=$(grep -c "^[0-9]* probe $idx $s pc=0x" dump.txt)
@@ -271,8 +272,9 @@ probe)
       addrs=$("$resolve" "./p$opt" "$s" | sed -E 's/^[^>]*-> [a-z]+ ?//')
       want=0
       for a in $addrs; do want=$((want + $(awk -v a=$a '$1 == a {print $2}' pcs.txt | grep . || echo 0))); done
-      ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want, and $recs probe records" \
-        [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 -a "$recs" = "$hits" ]
+      st=$(awk -v s="$s" '$1 == s && $3 == "hits" {print $2}' stats.txt)
+      ok "$opt: probe $s at [$addrs]: $hits hits = the trace's $want, $recs probe records, kit-trace stats' $st" \
+        [ -n "$hits" -a "$hits" = "$want" -a "$want" -gt 0 -a "$recs" = "$hits" -a "$st" = "$hits" ]
     done
     sed -n 's/^kit-emu: probe square_plus: \([0-9]*\) hits$/\1/p' err >"sq$opt"
     $emu --probe work --probe 'work%return' --probe 'main%return' "./p$opt" >out 2>err
