@@ -289,6 +289,11 @@ probe)
     [ $opt = -O2 ] && ok "-O2: square_plus has inlined copies" [ "$("$resolve" ./p-O2 square_plus | wc -w)" -gt 4 ]
   done
   ok "square_plus: as many hits inlined at -O2 ($(cat sq-O2)) as calls at -O0 ($(cat sq-O0))" [ "$(cat sq-O2)" = "$(cat sq-O0)" ]
+  # a dynamic PIE: the probes move with the executable's load bias
+  riscv64-linux-gnu-gcc -g -O2 -o pdyn "$here/probe_prog.c" || exit 1
+  $emu -L /usr/riscv64-linux-gnu --probe square_plus --probe 'work%return' ./pdyn >out 2>err
+  ok "dynamic PIE -O2: square_plus $(cat sq-O0) hits, work%return 51" bash -c \
+    "grep -qx 'kit-emu: probe square_plus: $(cat sq-O0) hits' err && grep -qx 'kit-emu: probe work%return: 51 hits' err"
   $emu --probe-list work ./p-O2 >list.txt 2>err
   ok "--probe-list: every instruction of work as objdump decodes it" [ "$(grep -c '^  +0x' list.txt)" = \
     "$(riscv64-linux-gnu-objdump -d p-O2 | awk '/<work>:$/ {on = 1; next} on && /^$/ {exit} on {n++} END {print n}')" ]
