@@ -226,18 +226,18 @@ ring)
   wait $reader
   ok "ring: every instruction arrives ($(awk '$1 == "insns" {print $2}' ring.txt) = $(insncount err))" \
     [ "$(awk '$1 == "insns" {print $2}' ring.txt)" = "$(insncount err)" ]
-  # a slow consumer (a 2 ms nap every 2000 records) of 1 MiB rings and a guest of about 1.2 M records
+  # a slow consumer (a 4 ms nap every 1000 records) of 1 MiB rings and a guest of about 0.9 M records
   riscv64-linux-gnu-gcc -static -O2 -o loop "$here/loop.c" || exit 1
   $emu --tier=0 --trace=insn,syscall --trace-out=all.trace ./loop 300000 >out 2>err
   all=$("$kt" stats all.trace | awk '/^[a-z]/ && $1 != "insns" && NF == 2 {s += $2} END {print s}')
-  "$slow" shm:$ring-slow 2000 2000 >slow.txt &
+  "$slow" shm:$ring-slow 1000 4000 >slow.txt &
   reader=$!
   $emu --tier=0 --trace=insn,syscall --trace-out=shm:$ring-slow --trace-ring=1048576 --trace-drop ./loop 300000 >out 2>err
   wait $reader
   read -r _ got _ lost _ < slow.txt
   ok "drop: received $got + lost $lost = the $all records of the same run to a file, lost > 0" \
     [ $((got + lost)) = "$all" -a "$lost" -gt 0 ]
-  "$slow" shm:$ring-slow2 2000 2000 >slow2.txt &
+  "$slow" shm:$ring-slow2 1000 4000 >slow2.txt &
   reader=$!
   $emu --tier=0 --trace=insn,syscall --trace-out=shm:$ring-slow2 --trace-ring=1048576 ./loop 300000 >out 2>err
   wait $reader
