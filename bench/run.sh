@@ -10,7 +10,8 @@
 # usage: bench/run.sh [--quick] [--only NAME[,NAME]] [--runs N] [--results FILE]
 #   --quick        small inputs, one run per row, fewer configurations, no sqlite
 #                  unless named by --only; compile time on Lua's largest files
-#   --only NAME    hello, lua, sqlite, bzip2, compile, cg (comma-separated)
+#   --only NAME    hello, lua, sqlite, bzip2, compile, cg, trace (comma-separated; trace, kit-emu
+#                  --trace's throughput by bench/trace.sh, runs only when named or with KIT_BENCH_TRACE=1)
 #   --runs N       runs per row, median reported (default 3, --quick 1)
 #   --results FILE also write the report, with date and machine, to FILE
 # environment: KIT_BUILD (kit build dir, default build/), KIT_CACHE
@@ -52,7 +53,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 for w in ${ONLY//,/ }; do
-  case $w in hello|lua|sqlite|bzip2|compile|cg) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg)" >&2; exit 1 ;; esac
+  case $w in hello|lua|sqlite|bzip2|compile|cg|trace) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg, trace)" >&2; exit 1 ;; esac
 done
 [ -n "$RUNS" ] || { [ "$QUICK" = 1 ] && RUNS=1 || RUNS=3; }
 # --quick leaves sqlite out (its builds alone take minutes) unless --only names it
@@ -154,7 +155,7 @@ time_table() {
   echo "|---|--:|--:|--:|--:|"
   echo "| setup (tools, sources, kit) | $T_SETUP | – | $T_SETUP | – |"
   local wl
-  for wl in hello lua sqlite bzip2 compile cg goals; do
+  for wl in hello lua sqlite bzip2 compile cg trace goals; do
     [ -n "${T_RUN[$wl]:-}" ] || continue
     echo "| $wl | ${T_BUILD[$wl]:-0} | ${T_RUN[$wl]} | $((${T_BUILD[$wl]:-0} + T_RUN[$wl])) | ${WL_BUDGET[$wl]:-–} |"
   done
@@ -189,6 +190,10 @@ report() {
     print_table "$wl" "${WL_TITLE[$wl]}"
   done
   if wanted cg; then t0=$SECONDS; cg_section; T_RUN[cg]=$((SECONDS - t0)); fi
+  if [[ ",$ONLY," == *",trace,"* || ${KIT_BENCH_TRACE:-0} == 1 ]]; then
+    echo
+    t0=$SECONDS; KIT_BUILD=$KIT_BUILD bash "$BENCH_DIR/trace.sh" || echo "(bench/trace.sh failed)"; T_RUN[trace]=$((SECONDS - t0))
+  fi
   t0=$SECONDS; goals_table; T_RUN[goals]=$((SECONDS - t0))
   time_table
 }

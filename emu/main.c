@@ -9,6 +9,7 @@
 #include "kit/passes.h"
 #include "tools/asan/asan.h"
 #include "tools/tools.h"
+#include "tools/trace_tool/trace_tool.h"
 
 extern char **environ;
 
@@ -41,6 +42,15 @@ static void usage(FILE *f) {
         "  --tool=NAME[,ARGS] insncount, or a path to a tool shared object (docs/tools.md) and its\n"
         "                     arguments; several --tool options run together, in their order\n"
         "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
+        "  --trace=EVENTS     stream events to --trace-out (docs/trace-format.md): a comma list of insn,\n"
+        "                     block, branch, mem, regs, syscall, mmap, signal, thread, translate, all\n"
+        "  --trace-out=DEST   a file, or shm:NAME (a shared-memory ring a reader attaches to); default kit.trace\n"
+        "  --trace-drop       a full ring drops records (counted in the stream) instead of making the guest wait\n"
+        "  --trace-ring=BYTES the ring's size, a power of two (default 16 MiB)\n"
+        "  --probe=SPEC       count hits at FUNC, FUNC+0xOFF or FILE:LINE (docs/probe.md), printed at exit;\n"
+        "                     repeatable, or several specs separated by ';'\n"
+        "  --probe-list=FUNC  FUNC's instructions (offsets, disassembly, file:line) and the inlined calls in\n"
+        "                     it with their address ranges; the guest does not run\n"
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
@@ -85,6 +95,12 @@ typedef struct Args {
   unsigned ntools;
   uint64_t sanitize, recover;
   bool no_trace_children;
+  const char *trace, *trace_out;
+  bool trace_drop;
+  size_t trace_ring;
+  const char *probe[MAX_TOOL_ARGS];
+  unsigned nprobes;
+  const char *probe_list;
 } Args;
 
 /* the options (a switch over their names): the index of the program, -1 on
@@ -165,6 +181,28 @@ static int parse_options(int argc, char **argv, Args *a) {
         fprintf(stderr, "kit-emu: %s\n", msg);
         return -1;
       }
+    } else if (!strncmp(arg, "--trace=", 8)) {
+      a->trace = arg + 8;
+    } else if (!strncmp(arg, "--trace-out=", 12) && arg[12]) {
+      a->trace_out = arg + 12;
+    } else if (!strcmp(arg, "--trace-drop")) {
+      a->trace_drop = true;
+    } else if (!strncmp(arg, "--trace-ring=", 13)) {
+      char *end;
+      unsigned long long v = strtoull(arg + 13, &end, 0);
+      if (*end || v < (1u << 20) || v > (1ull << 34) || (v & (v - 1))) {
+        fprintf(stderr, "kit-emu: --trace-ring takes a power of two from 1 MiB (1048576) to 16 GiB\n");
+        return -1;
+      }
+      a->trace_ring = (size_t)v;
+    } else if (!strncmp(arg, "--probe-list=", 13) || (!strcmp(arg, "--probe-list") && i + 1 < argc)) {
+      a->probe_list = arg[12] == '=' ? arg + 13 : argv[++i];
+    } else if (!strncmp(arg, "--probe=", 8) || (!strcmp(arg, "--probe") && i + 1 < argc)) {
+      if (a->nprobes == MAX_TOOL_ARGS) {
+        fprintf(stderr, "kit-emu: at most %d --probe options\n", MAX_TOOL_ARGS);
+        return -1;
+      }
+      a->probe[a->nprobes++] = arg[7] == '=' ? arg + 8 : argv[++i];
     } else if (!strncmp(arg, "--tool-args=", 12)) {
       if (!a->ntools || a->tool[a->ntools - 1].args) {
         fprintf(stderr, "kit-emu: --tool-args follows the --tool it is for\n");
@@ -198,8 +236,9 @@ static const struct {
     {"insncount", kit_emu_tool_insncount_main},
 };
 
-/* the tools the command line names, on emu, in its order (the sanitizers
- * and --strace first); -1 (said on stderr) when one cannot be installed */
+/* the tools the command line names, on emu, in its order (the sanitizers,
+ * --strace and --probe first, --trace last); -1 (said on stderr) when one
+ * cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
   if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
@@ -207,6 +246,10 @@ static int install_tools(KitEmu *emu, const Args *a) {
   if (a->strace) {
     KitEmuTool *t = kit_emu_tool_register(emu, "strace", KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || kit_emu_tool_strace_main(t, stderr) < 0) return -1;
+  }
+  if (a->nprobes) {
+    KitEmuTool *t = kit_emu_tool_register(emu, "probe", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || kit_emu_tool_probe_main(t, a->probe, a->nprobes, stderr) < 0) return -1;
   }
   for (unsigned i = 0; i < a->ntools; i++) {
     const char *name = a->tool[i].name;
@@ -222,6 +265,17 @@ static int install_tools(KitEmu *emu, const Args *a) {
     }
     KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || builtin[k].main(t, stderr) < 0) return -1;
+  }
+  /* last: a command line refused before it leaves no stream behind */
+  if (a->trace || a->trace_out || a->trace_drop || a->trace_ring) {
+    if (!a->trace) {
+      fprintf(stderr, "kit-emu: --trace-out, --trace-drop and --trace-ring go with --trace=EVENTS\n");
+      return -1;
+    }
+    KitEmuTool *t = kit_emu_tool_register(emu, "trace", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || kit_emu_tool_trace_main(t, a->trace, a->trace_out ? a->trace_out : "kit.trace", a->trace_drop,
+                                      a->trace_ring, stderr) < 0)
+      return -1;
   }
   return 0;
 }
@@ -267,6 +321,7 @@ int main(int argc, char **argv) {
   exec_argv(i, argv, &a);
   KitEmu *emu = kit_emu_new(&a.opt, argc - i, argv + i, environ, stderr);
   if (!emu) return 1;
+  if (a.probe_list) return kit_emu_tool_probe_list(emu, a.probe_list, stdout, stderr) < 0 ? 1 : 0;
   if (install_tools(emu, &a) < 0) return 1;
   int st = kit_emu_run(emu);
   fflush(NULL);

@@ -1,7 +1,8 @@
 /* tools/trace/kit-trace.c — reads a kit trace (a file, or shm:NAME while
  * kit-emu writes it): `dump` one event per line, `stats` counts per kind with
  * the hottest blocks and the system calls, `pcs` per-instruction execution
- * counts (blocks expanded through their TRANSLATE records), `export --chrome`
+ * counts (blocks expanded through their TRANSLATE records), `insns` the
+ * retired instructions' pcs in order, `export --chrome`
  * Trace Event Format JSON for Perfetto or chrome://tracing. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,11 +14,12 @@
 #include "kit/trace.h"
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: kit-trace dump|stats|pcs|export --chrome [--wait MS] TRACE\n"
+  fprintf(to, "usage: kit-trace dump|stats|pcs|insns|export --chrome [--wait MS] TRACE\n"
               "  TRACE is a file written by kit-emu --trace-out=FILE, or shm:NAME (a live ring)\n"
               "  dump            one event per line\n"
-              "  stats           events per kind, the 10 hottest blocks, system calls by count\n"
+              "  stats           events per kind, the 10 hottest blocks, system calls by count, probe hits\n"
               "  pcs             executions per instruction address (hottest first)\n"
+              "  insns           every retired instruction in order: thread id and pc, one a line\n"
               "  export --chrome Trace Event Format JSON on stdout (Perfetto, chrome://tracing)\n");
 }
 
@@ -58,6 +60,8 @@ static void dump_event(const KitTraceEvent *e) {
     break;
   case KIT_TRACE_DROPPED: printf(" %" PRIu64 " records", e->u.dropped.count); break;
   case KIT_TRACE_EXIT: printf(" status=%d", e->u.exit.status); break;
+  case KIT_TRACE_PARTIAL: printf(" pc=0x%" PRIx64 " retired=%" PRIu64, e->pc, e->u.partial.count); break;
+  case KIT_TRACE_PROBE: printf(" %u %s pc=0x%" PRIx64, e->u.probe.index, e->u.probe.spec, e->pc); break;
   default: break;
   }
   putchar('\n');
@@ -67,7 +71,7 @@ static void dump_event(const KitTraceEvent *e) {
 
 typedef struct Count {
   uint64_t key, n;
-  uint8_t *lengths; /* pcs: the block's instruction lengths (its last translation) */
+  uint64_t *pcs; /* pcs: the block's instructions (its last translation) */
   uint16_t ninsns;
 } Count;
 
@@ -115,22 +119,73 @@ static Count *sorted(Counts *t, size_t *n) {
   return s;
 }
 
+/* Blocks expanded to their instructions: a BLOCK's are those of the last
+ * TRANSLATE of its pc (a block without one is its first pc alone), and a
+ * PARTIAL takes back the instructions of the thread's last block that did
+ * not retire. */
+typedef struct Expander {
+  Counts blocks;
+  uint64_t last[256]; /* the last block's pcs */
+  size_t nlast;
+} Expander;
+
+/* TRANSLATE: 0, remembered; BLOCK: its instructions (*pcs), how many;
+ * PARTIAL: the instructions taken back, as a negative count */
+static long expand(Expander *x, const KitTraceEvent *e, const uint64_t **pcs) {
+  if (e->kind == KIT_TRACE_PARTIAL) {
+    size_t keep = e->u.partial.count < x->nlast ? (size_t)e->u.partial.count : x->nlast;
+    *pcs = x->last + keep;
+    long back = (long)(x->nlast - keep);
+    x->nlast = keep;
+    return -back;
+  }
+  if (e->kind != KIT_TRACE_TRANSLATE && e->kind != KIT_TRACE_BLOCK) return 0;
+  Count *b = count_of(&x->blocks, e->pc);
+  if (e->kind == KIT_TRACE_TRANSLATE) {
+    free(b->pcs);
+    b->pcs = malloc((e->u.translate.ninsns + 1u) * sizeof *b->pcs);
+    if (!b->pcs) abort();
+    b->ninsns = (uint16_t)kit_trace_block_pcs(e, b->pcs, e->u.translate.ninsns);
+    return 0;
+  }
+  const uint64_t *p = b->ninsns ? b->pcs : &e->pc;
+  size_t n = b->ninsns ? b->ninsns : 1;
+  x->nlast = n < 256 ? n : 256;
+  memcpy(x->last, p, x->nlast * sizeof *p);
+  *pcs = p;
+  return (long)n;
+}
+
+static void free_expander(Expander *x) {
+  for (size_t i = 0; i < x->blocks.cap; i++) free(x->blocks.c[i].pcs);
+  free(x->blocks.c);
+}
+
 static int stats(KitTraceReader *r) {
-  uint64_t kinds[KIT_TRACE_KIND_MAX] = {0}, dropped = 0;
-  Counts blocks = {0}, calls = {0}, errors = {0};
+  uint64_t kinds[KIT_TRACE_KIND_MAX] = {0}, dropped = 0, ninsns = 0;
+  Counts blocks = {0}, calls = {0}, errors = {0}, probes = {0};
+  char *probe_names[256] = {0};
+  Expander x = {0};
   KitTraceEvent e;
   int rc;
   while ((rc = kit_trace_next(r, &e)) == 1) {
     kinds[e.kind]++;
     if (e.kind == KIT_TRACE_BLOCK) count_of(&blocks, e.pc)->n++;
+    const uint64_t *p;
+    ninsns += (uint64_t)expand(&x, &e, &p);
     if (e.kind == KIT_TRACE_SYSCALL) {
       count_of(&calls, e.u.syscall.nr)->n++;
       if (e.u.syscall.ret < 0 && e.u.syscall.ret > -4096) count_of(&errors, e.u.syscall.nr)->n++;
     }
     if (e.kind == KIT_TRACE_DROPPED) dropped += e.u.dropped.count;
+    if (e.kind == KIT_TRACE_PROBE && e.u.probe.index < 256) {
+      count_of(&probes, e.u.probe.index)->n++;
+      if (!probe_names[e.u.probe.index]) probe_names[e.u.probe.index] = strdup(e.u.probe.spec);
+    }
   }
   for (int k = 1; k < KIT_TRACE_KIND_MAX; k++)
     if (kinds[k]) printf("%-12s %" PRIu64 "\n", kit_trace_kind_name((KitTraceKind)k), kinds[k]);
+  if (kinds[KIT_TRACE_BLOCK]) printf("%-12s %" PRIu64 "\n", "insns", ninsns);
   if (dropped) printf("%-12s %" PRIu64 " records lost\n", "lost", dropped);
   size_t n;
   Count *s = sorted(&blocks, &n);
@@ -144,38 +199,54 @@ static int stats(KitTraceReader *r) {
     printf("  %-16s %" PRIu64 " calls, %" PRIu64 " errors\n", sysname(s[i].key), s[i].n, err);
   }
   free(s);
-  free(blocks.c), free(calls.c), free(errors.c);
+  s = sorted(&probes, &n);
+  if (n) printf("probes:\n");
+  for (size_t i = 0; i < n; i++) printf("  %-24s %" PRIu64 " hits\n", probe_names[s[i].key], s[i].n);
+  free(s);
+  for (int i = 0; i < 256; i++) free(probe_names[i]);
+  free(blocks.c), free(calls.c), free(errors.c), free(probes.c);
+  free_expander(&x);
+  return rc < 0 ? (fprintf(stderr, "kit-trace: %s\n", kit_trace_error(r)), 1) : 0;
+}
+
+/* every retired instruction's pc in order, one a line: "tid pc" (a block
+ * is printed when the next one begins, a PARTIAL having cut it) */
+static int insns(KitTraceReader *r) {
+  Expander x = {0};
+  KitTraceEvent e;
+  uint32_t tid = 0;
+  int rc;
+  while ((rc = kit_trace_next(r, &e)) == 1) {
+    if (e.kind != KIT_TRACE_BLOCK && e.kind != KIT_TRACE_PARTIAL && e.kind != KIT_TRACE_TRANSLATE) continue;
+    if (e.kind == KIT_TRACE_BLOCK)
+      for (size_t i = 0; i < x.nlast; i++) printf("%u 0x%" PRIx64 "\n", tid, x.last[i]);
+    const uint64_t *p;
+    expand(&x, &e, &p);
+    if (e.kind == KIT_TRACE_BLOCK) tid = e.tid;
+  }
+  for (size_t i = 0; i < x.nlast; i++) printf("%u 0x%" PRIx64 "\n", tid, x.last[i]);
+  free_expander(&x);
   return rc < 0 ? (fprintf(stderr, "kit-trace: %s\n", kit_trace_error(r)), 1) : 0;
 }
 
 static int pcs(KitTraceReader *r) {
-  Counts blocks = {0}, insns = {0};
+  Counts counts = {0};
+  Expander x = {0};
   KitTraceEvent e;
   int rc;
-  /* each block run counts once per instruction of its translation at the time */
   while ((rc = kit_trace_next(r, &e)) == 1) {
-    if (e.kind == KIT_TRACE_TRANSLATE) {
-      Count *b = count_of(&blocks, e.pc);
-      free(b->lengths);
-      b->lengths = malloc(e.u.translate.ninsns + 1u);
-      memcpy(b->lengths, e.u.translate.lengths, e.u.translate.ninsns);
-      b->ninsns = e.u.translate.ninsns;
-    } else if (e.kind == KIT_TRACE_BLOCK) {
-      Count *b = count_of(&blocks, e.pc);
-      uint64_t pc = e.pc;
-      if (!b->ninsns) count_of(&insns, pc)->n++; /* no translation record: the block's first pc */
-      for (uint16_t i = 0; i < b->ninsns; i++) {
-        count_of(&insns, pc)->n++;
-        pc += b->lengths[i];
-      }
-    }
+    const uint64_t *p;
+    long n = expand(&x, &e, &p);
+    for (long i = 0; i < n; i++) count_of(&counts, p[i])->n++;
+    for (long i = 0; i < -n; i++) count_of(&counts, p[i])->n--;
   }
   size_t n;
-  Count *s = sorted(&insns, &n);
-  for (size_t i = 0; i < n; i++) printf("0x%" PRIx64 " %" PRIu64 "\n", s[i].key, s[i].n);
+  Count *s = sorted(&counts, &n);
+  for (size_t i = 0; i < n; i++)
+    if (s[i].n) printf("0x%" PRIx64 " %" PRIu64 "\n", s[i].key, s[i].n);
   free(s);
-  for (size_t i = 0; i < blocks.cap; i++) free(blocks.c[i].lengths);
-  free(blocks.c), free(insns.c);
+  free_expander(&x);
+  free(counts.c);
   return rc < 0 ? (fprintf(stderr, "kit-trace: %s\n", kit_trace_error(r)), 1) : 0;
 }
 
@@ -195,7 +266,7 @@ static int chrome(KitTraceReader *r) {
   printf("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exe\":");
   json_str(h->exe);
   printf("},\"traceEvents\":[\n");
-  printf("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
+  printf("{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":1,\"tid\":0,\"args\":{\"name\":");
   json_str(h->exe);
   printf("}}");
   KitTraceEvent e;
@@ -204,10 +275,11 @@ static int chrome(KitTraceReader *r) {
     double ts = (double)e.time_ns / 1000.0;
     switch (e.kind) {
     case KIT_TRACE_SYSCALL:
-      printf(",\n{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,"
+      /* a slice from its entry to its return */
+      printf(",\n{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":1,\"tid\":%u,"
              "\"args\":{\"ret\":%" PRId64 ",\"a0\":\"0x%" PRIx64 "\",\"a1\":\"0x%" PRIx64 "\",\"a2\":\"0x%" PRIx64 "\"}}",
-             sysname(e.u.syscall.nr), ts, e.tid, e.u.syscall.ret, e.u.syscall.args[0], e.u.syscall.args[1],
-             e.u.syscall.args[2]);
+             sysname(e.u.syscall.nr), ts, (double)e.u.syscall.duration_ns / 1000.0, e.tid, e.u.syscall.ret,
+             e.u.syscall.args[0], e.u.syscall.args[1], e.u.syscall.args[2]);
       break;
     case KIT_TRACE_SIGNAL:
       printf(",\n{\"name\":\"signal %d\",\"cat\":\"signal\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,"
@@ -224,7 +296,13 @@ static int chrome(KitTraceReader *r) {
       printf(",\n{\"name\":\"thread %s\",\"cat\":\"thread\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",
              e.u.thread.exit ? "exit" : "start", ts, e.tid);
       if (!e.u.thread.exit)
-        printf(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"thread %u\"}}", e.tid, e.tid);
+        printf(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"thread %u\"}}", e.tid, e.tid);
+      break;
+    case KIT_TRACE_PROBE:
+      printf(",\n{\"name\":");
+      json_str(e.u.probe.spec);
+      printf(",\"cat\":\"probe\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,\"pid\":1,\"tid\":%u,\"args\":{\"pc\":\"0x%" PRIx64
+             "\"}}", ts, e.tid, e.pc);
       break;
     case KIT_TRACE_EXIT:
       printf(",\n{\"name\":\"exit %d\",\"cat\":\"process\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%.3f,\"pid\":1,\"tid\":%u}",
@@ -259,7 +337,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  bool known = !strcmp(cmd, "dump") || !strcmp(cmd, "stats") || !strcmp(cmd, "pcs") || !strcmp(cmd, "export");
+  bool known = !strcmp(cmd, "dump") || !strcmp(cmd, "stats") || !strcmp(cmd, "pcs") || !strcmp(cmd, "insns") ||
+               !strcmp(cmd, "export");
   if (!known || !src || (!strcmp(cmd, "export") && !chrome_fmt)) {
     usage(stderr);
     return 2;
@@ -274,6 +353,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "dump")) {
     const KitTraceHeader *h = kit_trace_header(r);
     printf("# kit trace v%u, machine %u, %s, %u registers\n", h->version, h->elf_machine, h->exe, h->nregs);
+    if (h->build_id[0]) printf("# build id %s\n", h->build_id);
     KitTraceEvent e;
     int k;
     while ((k = kit_trace_next(r, &e)) == 1) dump_event(&e);
@@ -282,6 +362,8 @@ int main(int argc, char **argv) {
     rc = stats(r);
   } else if (!strcmp(cmd, "pcs")) {
     rc = pcs(r);
+  } else if (!strcmp(cmd, "insns")) {
+    rc = insns(r);
   } else {
     rc = chrome(r);
   }

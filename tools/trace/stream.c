@@ -37,7 +37,11 @@ typedef struct Pipe {
   uint8_t *data;
   size_t map_len;
   char name[256];
+  uint8_t *rbuf;           /* a ring reader's bytes taken from the ring at once */
+  size_t rlen, rpos;
 } Pipe;
+
+enum { READ_CHUNK = 1 << 16 };
 
 static void nap(void) { nanosleep(&(struct timespec){0, 50000}, NULL); }
 
@@ -110,7 +114,7 @@ static void encode(Buf *b, const KitTraceEvent *e) {
   case KIT_TRACE_SYSCALL:
     put64(b, e->time_ns), put64(b, e->u.syscall.nr);
     for (int i = 0; i < 6; i++) put64(b, e->u.syscall.args[i]);
-    put64(b, (uint64_t)e->u.syscall.ret);
+    put64(b, (uint64_t)e->u.syscall.ret), put64(b, e->u.syscall.duration_ns);
     break;
   case KIT_TRACE_MMAP: {
     const char *path = e->u.mmap.path ? e->u.mmap.path : "";
@@ -127,13 +131,26 @@ static void encode(Buf *b, const KitTraceEvent *e) {
     put64(b, e->time_ns), put32(b, e->u.thread.exit), put32(b, e->u.thread.parent);
     put32(b, (uint32_t)e->u.thread.status);
     break;
-  case KIT_TRACE_TRANSLATE:
+  case KIT_TRACE_TRANSLATE: {
+    const uint8_t *len = e->u.translate.lengths;
+    const uint64_t *jumps = e->u.translate.jumps;
     put64(b, e->pc), put32(b, e->u.translate.tier), put32(b, e->u.translate.ninsns);
-    put(b, e->u.translate.lengths, e->u.translate.ninsns);
+    for (uint16_t i = 0; i < e->u.translate.ninsns; i++) put8(b, jumps ? len[i] : len[i] & ~KIT_TRACE_LEN_JUMP);
+    pad8(b);
+    for (uint16_t i = 0, j = 0; jumps && i < e->u.translate.ninsns; i++)
+      if (len[i] & KIT_TRACE_LEN_JUMP) put64(b, jumps[j++]);
     break;
+  }
   case KIT_TRACE_INVALIDATE: put64(b, e->u.invalidate.lo), put64(b, e->u.invalidate.hi), put64(b, e->u.invalidate.reason); break;
   case KIT_TRACE_DROPPED: put64(b, e->u.dropped.count); break;
   case KIT_TRACE_EXIT: put64(b, e->time_ns), put32(b, (uint32_t)e->u.exit.status); break;
+  case KIT_TRACE_PARTIAL: put64(b, e->pc), put64(b, e->u.partial.count); break;
+  case KIT_TRACE_PROBE: {
+    const char *spec = e->u.probe.spec ? e->u.probe.spec : "";
+    uint32_t n = (uint32_t)strlen(spec);
+    put64(b, e->time_ns), put64(b, e->pc), put32(b, e->u.probe.index), put32(b, n), put(b, spec, n);
+    break;
+  }
   default: break;
   }
   pad8(b);
@@ -145,7 +162,8 @@ static void encode(Buf *b, const KitTraceEvent *e) {
 
 static int ring_map(Pipe *p, const char *name, size_t cap, bool create, char *err, size_t errsz) {
   snprintf(p->name, sizeof p->name, "/%s", name);
-  int fd = create ? shm_open(p->name, O_RDWR | O_CREAT | O_TRUNC, 0600) : shm_open(p->name, O_RDWR, 0);
+  if (create) shm_unlink(p->name); /* a reader still mapping an old ring keeps it to itself */
+  int fd = create ? shm_open(p->name, O_RDWR | O_CREAT | O_EXCL, 0600) : shm_open(p->name, O_RDWR, 0);
   if (fd < 0) {
     snprintf(err, errsz, "shm:%s: %s", name, strerror(errno));
     return -1;
@@ -154,6 +172,11 @@ static int ring_map(Pipe *p, const char *name, size_t cap, bool create, char *er
     RingHead h;
     if (read(fd, &h, sizeof h) != (ssize_t)sizeof h || memcmp(h.magic, RING_MAGIC, 8)) {
       snprintf(err, errsz, "shm:%s: not a kit trace ring (yet)", name);
+      close(fd);
+      return -1;
+    }
+    if (atomic_load(&h.closed) && atomic_load(&h.head) == atomic_load(&h.tail)) {
+      snprintf(err, errsz, "shm:%s: an old ring, closed and read to its end", name);
       close(fd);
       return -1;
     }
@@ -208,29 +231,51 @@ static void ring_put(Pipe *p, const uint8_t *src, size_t n) {
   atomic_store_explicit(&r->head, head + n, memory_order_release);
 }
 
-/* n bytes from the ring: n, or what is left when the writer closed it first */
-static size_t ring_get(Pipe *p, uint8_t *dst, size_t n) {
+/* take what the ring holds (up to READ_CHUNK bytes) into the reader's
+ * buffer, waiting while it is empty: false at the end (closed and empty) */
+static bool ring_refill(Pipe *p) {
   RingHead *r = p->ring;
+  if (!p->rbuf && !(p->rbuf = malloc(READ_CHUNK))) return false;
   uint64_t tail = atomic_load(&r->tail);
-  while (atomic_load_explicit(&r->head, memory_order_acquire) - tail < n) {
-    if (atomic_load(&r->closed) && atomic_load(&r->head) - tail < n) return (size_t)(atomic_load(&r->head) - tail) ? 1 : 0;
+  for (;;) {
+    uint64_t avail = atomic_load_explicit(&r->head, memory_order_acquire) - tail;
+    if (avail) {
+      size_t n = avail < READ_CHUNK ? (size_t)avail : READ_CHUNK;
+      for (size_t i = 0; i < n;) {
+        size_t at = (size_t)((tail + i) & (r->capacity - 1)), k = r->capacity - at;
+        if (k > n - i) k = n - i;
+        memcpy(p->rbuf + i, p->data + at, k);
+        i += k;
+      }
+      atomic_store_explicit(&r->tail, tail + n, memory_order_release);
+      p->rlen = n, p->rpos = 0;
+      return true;
+    }
+    if (atomic_load(&r->closed) && atomic_load(&r->head) == tail) return false;
     nap();
   }
-  for (size_t i = 0; i < n;) {
-    size_t at = (size_t)((tail + i) & (r->capacity - 1)), k = r->capacity - at;
-    if (k > n - i) k = n - i;
-    memcpy(dst + i, p->data + at, k);
-    i += k;
-  }
-  atomic_store_explicit(&r->tail, tail + n, memory_order_release);
-  return n;
 }
 
-/* n bytes: n, 0 at a clean end, anything between for a stream cut short */
-static size_t pipe_get(Pipe *p, uint8_t *dst, size_t n) {
-  if (p->ring) return ring_get(p, dst, n);
-  return fread(dst, 1, n, p->f);
+/* the next piece of a file into the reader's buffer: false at its end */
+static bool file_refill(Pipe *p) {
+  if (!p->rbuf && !(p->rbuf = malloc(READ_CHUNK))) return false;
+  p->rlen = fread(p->rbuf, 1, READ_CHUNK, p->f), p->rpos = 0;
+  return p->rlen > 0;
 }
+
+/* n bytes: n, 0 at a clean end, anything between for a stream cut short
+ * (a ring: what is left when the writer closed it first) */
+static size_t pipe_get(Pipe *p, uint8_t *dst, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    if (p->rpos == p->rlen && !(p->ring ? ring_refill(p) : file_refill(p))) break;
+    size_t k = p->rlen - p->rpos < n - got ? p->rlen - p->rpos : n - got;
+    memcpy(dst + got, p->rbuf + p->rpos, k);
+    p->rpos += k, got += k;
+  }
+  return got;
+}
+
 
 /* ---- the writer ------------------------------------------------------------------------ */
 
@@ -292,6 +337,55 @@ int kit_trace_write(KitTraceWriter *w, const KitTraceEvent *ev) {
   }
   w->dropped = 0;
   return fwrite(w->buf.p, 1, w->buf.len, w->pipe.f) == w->buf.len ? 0 : -1;
+}
+
+size_t kit_trace_encode(const KitTraceEvent *ev, void *dst, size_t cap) {
+  Buf b = {0};
+  encode(&b, ev);
+  size_t n = b.len;
+  if (n <= cap) memcpy(dst, b.p, n);
+  free(b.p);
+  return n;
+}
+
+int kit_trace_write_records(KitTraceWriter *w, const void *recs, size_t bytes, uint64_t nrecords, bool must) {
+  uint8_t lost[16];
+  size_t nlost = 0;
+  if (w->dropped) {
+    KitTraceEvent d = {.kind = KIT_TRACE_DROPPED, .u.dropped.count = w->dropped};
+    nlost = kit_trace_encode(&d, lost, sizeof lost);
+  }
+  if (w->pipe.f) { /* flushed at once: a fork child of the writer must not write the same bytes again */
+    w->dropped = 0;
+    return fwrite(recs, 1, bytes, w->pipe.f) == bytes && !fflush(w->pipe.f) ? 0 : -1;
+  }
+  if (!ring_room(&w->pipe, nlost + bytes, w->drop && !must)) {
+    if (nlost + bytes > w->pipe.ring->capacity) return -1;
+    w->dropped += nrecords;
+    atomic_fetch_add(&w->pipe.ring->dropped, nrecords);
+    return 0;
+  }
+  if (nlost) ring_put(&w->pipe, lost, nlost);
+  ring_put(&w->pipe, recs, bytes);
+  w->dropped = 0;
+  return 0;
+}
+
+size_t kit_trace_block_pcs(const KitTraceEvent *e, uint64_t *out, size_t cap) {
+  uint64_t pc = e->pc;
+  size_t j = 0;
+  for (size_t i = 0; i < e->u.translate.ninsns; i++) {
+    if (i < cap) out[i] = pc;
+    uint8_t len = e->u.translate.lengths[i];
+    if (len & KIT_TRACE_LEN_JUMP) {
+      uint64_t to;
+      memcpy(&to, e->u.translate.jumps + j++, 8);
+      pc = to;
+    } else {
+      pc += len;
+    }
+  }
+  return e->u.translate.ninsns;
 }
 
 int kit_trace_writer_close(KitTraceWriter *w) {
@@ -408,8 +502,9 @@ const char *kit_trace_error(const KitTraceReader *r) { return r->error; }
 static size_t min_size(KitTraceKind k) {
   static const uint8_t sz[KIT_TRACE_KIND_MAX] = {
       [KIT_TRACE_BLOCK] = 16, [KIT_TRACE_BRANCH] = 32, [KIT_TRACE_MEM] = 40, [KIT_TRACE_REG] = 32,
-      [KIT_TRACE_SYSCALL] = 80, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
-      [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20};
+      [KIT_TRACE_SYSCALL] = 88, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
+      [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20,
+      [KIT_TRACE_PARTIAL] = 24, [KIT_TRACE_PROBE] = 32};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? sz[k] : 0;
 }
 
@@ -427,6 +522,7 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     e->time_ns = get64(f), e->u.syscall.nr = get64(f + 8);
     for (int i = 0; i < 6; i++) e->u.syscall.args[i] = get64(f + 16 + 8 * i);
     e->u.syscall.ret = (int64_t)get64(f + 64);
+    e->u.syscall.duration_ns = get64(f + 72);
     break;
   case KIT_TRACE_MMAP: {
     e->time_ns = get64(f), e->u.mmap.addr = get64(f + 8), e->u.mmap.len = get64(f + 16), e->u.mmap.offset = get64(f + 24);
@@ -451,7 +547,16 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     e->pc = get64(f), e->u.translate.tier = (uint8_t)get32(f + 8);
     uint32_t n = get32(f + 12);
     if (24 + (size_t)n > size) n = (uint32_t)(size - 24);
-    e->u.translate.ninsns = (uint16_t)n, e->u.translate.lengths = f + 16;
+    /* the jump list after the padded lengths: a flag without its entry is cleared */
+    size_t at = 24 + ((size_t)n + 7) / 8 * 8;
+    uint8_t *len = (uint8_t *)f + 16;
+    for (uint32_t i = 0; i < n; i++)
+      if (len[i] & KIT_TRACE_LEN_JUMP) {
+        if (at + 8 <= size) at += 8;
+        else len[i] &= (uint8_t)~KIT_TRACE_LEN_JUMP;
+      }
+    e->u.translate.ninsns = (uint16_t)n, e->u.translate.lengths = len;
+    e->u.translate.jumps = (const uint64_t *)(p + 24 + ((size_t)n + 7) / 8 * 8);
     break;
   }
   case KIT_TRACE_INVALIDATE:
@@ -459,6 +564,15 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
     break;
   case KIT_TRACE_DROPPED: e->u.dropped.count = get64(f); break;
   case KIT_TRACE_EXIT: e->time_ns = get64(f), e->u.exit.status = (int32_t)get32(f + 8); break;
+  case KIT_TRACE_PARTIAL: e->pc = get64(f), e->u.partial.count = get64(f + 8); break;
+  case KIT_TRACE_PROBE: {
+    e->time_ns = get64(f), e->pc = get64(f + 8), e->u.probe.index = get32(f + 16);
+    uint32_t n = get32(f + 20);
+    if (32 + (size_t)n > size) n = (uint32_t)(size - 32);
+    ((uint8_t *)f)[24 + n] = 0; /* as an mmap record's path: in the padding, or the byte after */
+    e->u.probe.spec = (const char *)f + 24;
+    break;
+  }
   default: break;
   }
 }
@@ -475,7 +589,32 @@ static int end_of_stream(KitTraceReader *r, KitTraceEvent *ev) {
   return 1;
 }
 
+static void event_head(KitTraceEvent *ev, KitTraceKind kind, uint32_t tid) {
+  ev->kind = kind;
+  ev->tid = tid;
+  ev->time_ns = 0;
+  ev->pc = 0;
+}
+
 int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
+  /* the common case: a whole record in the reader's buffer, decoded in place
+   * (not an mmap or probe record, whose string is NUL-terminated in the byte after it) */
+  Pipe *p = &r->pipe;
+  if (p->rlen - p->rpos >= 8) {
+    const uint8_t *at = p->rbuf + p->rpos;
+    uint32_t word = get32(at);
+    KitTraceKind kind = (KitTraceKind)(word & 0xff);
+    size_t size = (size_t)(word >> 8) * 8;
+    if (kind != KIT_TRACE_MMAP && kind != KIT_TRACE_PROBE && min_size(kind) && size >= min_size(kind) && size <= p->rlen - p->rpos) {
+      p->rpos += size;
+      r->offset += size;
+      event_head(ev, kind, get32(at + 4));
+      memset(&ev->u, 0, sizeof ev->u);
+      decode(at, size, ev);
+      if (kind == KIT_TRACE_DROPPED) r->dropped += ev->u.dropped.count;
+      return 1;
+    }
+  }
   uint8_t head[8];
   size_t got = pipe_get(&r->pipe, head, 8);
   if (got == 0) return end_of_stream(r, ev);
@@ -513,8 +652,14 @@ int kit_trace_next(KitTraceReader *r, KitTraceEvent *ev) {
 
 void kit_trace_reader_close(KitTraceReader *r) {
   if (!r) return;
-  if (r->pipe.f) fclose(r->pipe.f);
-  if (r->pipe.ring) munmap(r->pipe.ring, r->pipe.map_len);
+  if (r->pipe.f) fclose(r->pipe.f), free(r->pipe.rbuf);
+  if (r->pipe.ring) {
+    /* the reader that saw the end removes the ring: the next writer makes a new one */
+    if (atomic_load(&r->pipe.ring->closed) && atomic_load(&r->pipe.ring->head) == atomic_load(&r->pipe.ring->tail))
+      shm_unlink(r->pipe.name);
+    munmap(r->pipe.ring, r->pipe.map_len);
+    free(r->pipe.rbuf);
+  }
   for (uint16_t i = 0; r->regs && i < r->h.nregs; i++) free((char *)r->regs[i].name);
   free(r->regs);
   free(r->exe);
@@ -528,6 +673,7 @@ const char *kit_trace_kind_name(KitTraceKind k) {
       [KIT_TRACE_BLOCK] = "block", [KIT_TRACE_BRANCH] = "branch", [KIT_TRACE_MEM] = "mem",
       [KIT_TRACE_REG] = "regs", [KIT_TRACE_SYSCALL] = "syscall", [KIT_TRACE_MMAP] = "mmap",
       [KIT_TRACE_SIGNAL] = "signal", [KIT_TRACE_THREAD] = "thread", [KIT_TRACE_TRANSLATE] = "translate",
-      [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit"};
+      [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit",
+      [KIT_TRACE_PARTIAL] = "partial", [KIT_TRACE_PROBE] = "probe"};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? names[k] : "unknown";
 }

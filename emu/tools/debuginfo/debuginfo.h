@@ -23,4 +23,11 @@ long kit_debuginfo_function_addrs(const char *elf, const char *name, uint64_t *o
  * 0, or -1 when there is none */
 int kit_debuginfo_symbol(const char *elf, const char *name, uint64_t *addr, uint64_t *size);
 
+/* The inlined calls whose ranges meet [lo, hi) (link-time addresses): cb
+ * once per range of each, with the inlined function's name and the line of
+ * the call. Returns how many calls, -1 when elf has no DWARF. */
+long kit_debuginfo_inlined(const char *elf, uint64_t lo, uint64_t hi,
+                           void (*cb)(void *user, const char *name, unsigned call_line, uint64_t lo, uint64_t hi),
+                           void *user);
+
 #endif

@@ -1,6 +1,7 @@
 /* emu/tools/debuginfo/functions.c — a function's addresses as gdb's `break
  * FUNC` chooses them: the out-of-line copy past its prologue, and the entry
- * of every inlined copy (DW_AT_entry_pc, else its first address); a function
+ * of every inlined copy (the start of its first range, else DW_AT_entry_pc or
+ * its low pc); a function
  * without DWARF, its ELF symbol. Also the symbol's plain address and size,
  * for FUNC+0xOFF probes. */
 #include <fcntl.h>
@@ -16,7 +17,9 @@ typedef struct Found {
   uint64_t out_of_line[16];
   size_t nout;
   uint64_t inlined[256];
+  unsigned inlined_id[256]; /* the block id kit_di__read gives the copy's ranges */
   size_t ninl;
+  const Info *in;
 } Found;
 
 /* the DIE's name, or that of its abstract origin (concrete and inlined copies) */
@@ -65,6 +68,7 @@ static void visit(void *arg, Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half tag) {
     if (dwarf_lowpc(die, &lo, NULL) != DW_DLV_OK || !die_is(dbg, die, f->name) || f->nout == 16) return;
     f->out_of_line[f->nout++] = lo;
   } else if (entry_of(die, &pc) && die_is(dbg, die, f->name) && f->ninl < 256) {
+    f->inlined_id[f->ninl] = f->in->ndies; /* numbered next, when its ranges are read */
     f->inlined[f->ninl++] = pc;
   }
 }
@@ -100,12 +104,23 @@ long kit_debuginfo_function_addrs(const char *elf, const char *name, uint64_t *o
   Info in = {0};
   if (!f) return -1;
   f->name = name;
+  f->in = &in;
   long n = 0;
   if (kit_di__read(elf, NULL, &in, visit, f) == 0) {
     for (size_t i = 0; i < f->nout; i++)
       if ((size_t)n < cap) out[n++] = kit_di__past_prologue(&in, f->out_of_line[i]);
-    for (size_t i = 0; i < f->ninl; i++)
-      if ((size_t)n < cap) out[n++] = f->inlined[i];
+    /* an inlined copy breaks where gdb's block entry is, the start of its
+     * first range (gcc's DW_AT_entry_pc may lie before it, on an instruction
+     * the caller shares) */
+    for (size_t i = 0; i < f->ninl; i++) {
+      uint64_t at = f->inlined[i];
+      for (size_t b = 0; b < in.nblocks; b++)
+        if (in.blocks[b].id == f->inlined_id[i]) {
+          at = in.blocks[b].lo;
+          break;
+        }
+      if ((size_t)n < cap) out[n++] = at;
+    }
   }
   uint64_t a, size;
   if (n == 0 && cap && kit_debuginfo_symbol(elf, name, &a, &size) == 0) out[n++] = a;

@@ -17,7 +17,7 @@ has() { grep -Eq -- "$2" "$1"; }
 cd "$work"
 "$gen" file t.trace || { echo "FAIL trace_gen"; exit 1; }
 "$kt" dump t.trace >dump.txt; ok "dump rc" [ $? -eq 0 ]
-ok "dump: header" has dump.txt '^# kit trace v1, machine 243, /bin/prog "q", 3 registers$'
+ok "dump: header" has dump.txt '^# kit trace v2, machine 243, /bin/prog "q", 3 registers$'
 ok "dump: write syscall by name" has dump.txt '^1 syscall write\(0x1, 0x5000, 0x6, 0x0, 0x0, 0x0\) = 6$'
 ok "dump: failed openat" has dump.txt '^2 syscall openat\(0xffffff9c, 0x6000, .*\) = -2$'
 ok "dump: mmap with its file" has dump.txt '^1 mmap 0x10000\+0x2000 prot=5 flags=0x2 offset=0x1000 /lib/ld-linux-riscv64-lp64d\.so\.1$'
