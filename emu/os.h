@@ -21,6 +21,7 @@ void kit_emu_thread_signals_init(void);
 /* the guest has a second thread now: host dispositions as several masks need them */
 void kit_emu_signals_threaded(KitEmu *emu);
 int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va);
+int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va, uint64_t ts_va);
 /* syscall_exec.c: execve */
 int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint64_t envp_va);
 /* syscall_thread.c: clone of a thread, exit, exit_group, futex, tkill/tgkill, tids */

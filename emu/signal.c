@@ -5,6 +5,8 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -291,6 +293,84 @@ void kit_emu_deliver_signals(KitEmu *emu) {
       break;
     }
   }
+}
+
+/* take the lowest signal of set pending on this thread or the process */
+static int take_pending(KitEmu *emu, KitEmuThread *t, uint64_t set, int *code) {
+  uint64_t mine = (t->sync_pending | atomic_load(&t->pending)) & set;
+  if (mine) {
+    int sig = __builtin_ctzll(mine) + 1;
+    t->sync_pending &= ~bit(sig);
+    atomic_fetch_and(&t->pending, ~bit(sig));
+    *code = -6; /* SI_TKILL */
+    return sig;
+  }
+  uint64_t proc = atomic_load(&emu->async_pending) & set;
+  while (proc) {
+    int sig = __builtin_ctzll(proc) + 1;
+    if (atomic_fetch_and(&emu->async_pending, ~bit(sig)) & bit(sig)) {
+      *code = 0; /* SI_USER */
+      return sig;
+    }
+    proc &= ~bit(sig);
+  }
+  return 0;
+}
+
+/* rt_sigtimedwait (sigwait, sigwaitinfo, sigtimedwait): a signal of set
+ * (the guest blocks them, so they stay pending) is taken instead of
+ * delivered; waits with the lock let go, up to the timeout */
+int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va, uint64_t ts_va) {
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t set;
+  if (kit_aspace_read(&emu->as, set_va, &set, 8) < 0) return -EFAULT;
+  set &= ~(bit(SIGKILL) | bit(SIGSTOP));
+  struct timespec limit = {0, 0}, *lp = NULL;
+  if (ts_va) {
+    if (kit_aspace_read(&emu->as, ts_va, &limit, sizeof limit) < 0) return -EFAULT;
+    if (limit.tv_nsec < 0 || limit.tv_nsec >= 1000000000) return -EINVAL;
+    lp = &limit;
+  }
+  struct timespec now, end = {0, 0};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (lp) {
+    end.tv_sec = now.tv_sec + limit.tv_sec, end.tv_nsec = now.tv_nsec + limit.tv_nsec;
+    if (end.tv_nsec >= 1000000000) end.tv_sec++, end.tv_nsec -= 1000000000;
+  }
+  sigset_t all, old;
+  sigfillset(&all);
+  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  int code = 0, sig;
+  bool dropped = false;
+  for (;;) {
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    if ((sig = take_pending(emu, t, set, &code)) || emu->exited ||
+        ((t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask)) {
+      pthread_sigmask(SIG_SETMASK, &old, NULL);
+      break;
+    }
+    struct timespec left = {0, 0};
+    if (lp) {
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      left.tv_sec = end.tv_sec - now.tv_sec, left.tv_nsec = end.tv_nsec - now.tv_nsec;
+      if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000;
+      if (left.tv_sec < 0) {
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        break;
+      }
+    }
+    if (!dropped) dropped = kit_emu_blocking_begin(emu);
+    ppoll(NULL, 0, lp ? &left : NULL, &old); /* the host signals open only while it waits */
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  kit_emu_blocking_end(emu, dropped);
+  if (!sig) return emu->exited || !lp ? -EINTR : -EAGAIN; /* another signal came first, or the time ran out */
+  if (info_va) {
+    struct { int32_t signo, err, code, pad; uint32_t pid, uid; uint8_t rest[104]; } si = {.signo = sig, .code = code};
+    si.pid = (uint32_t)getpid(), si.uid = (uint32_t)getuid();
+    if (kit_aspace_write(&emu->as, info_va, &si, sizeof si) < 0) return -EFAULT;
+  }
+  return sig;
 }
 
 int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va) {

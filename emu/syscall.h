@@ -17,7 +17,7 @@
   X(96, set_tid_address) X(98, futex) X(99, set_robust_list) X(101, nanosleep) X(102, getitimer)          \
   X(103, setitimer) X(113, clock_gettime) X(114, clock_getres) X(115, clock_nanosleep)                   \
   X(123, sched_getaffinity) X(124, sched_yield) X(129, kill) X(130, tkill) X(131, tgkill) X(132, sigaltstack)                      \
-  X(133, rt_sigsuspend) X(134, rt_sigaction) X(135, rt_sigprocmask) X(136, rt_sigpending)                 \
+  X(133, rt_sigsuspend) X(134, rt_sigaction) X(135, rt_sigprocmask) X(136, rt_sigpending) X(137, rt_sigtimedwait)                 \
   X(139, rt_sigreturn) X(154, setpgid) X(155, getpgid) X(156, getsid) X(157, setsid) X(160, uname)        \
   X(163, getrlimit) X(164, setrlimit) X(165, getrusage) X(166, umask) X(167, prctl)                       \
   X(169, gettimeofday) X(172, getpid) X(173, getppid) X(174, getuid) X(175, geteuid) X(176, getgid)      \

@@ -54,9 +54,21 @@ static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   return pid;
 }
 
+/* kill() of our own process: one thread, the caller's (raise runs the
+ * handler before kill returns); several, pending on the process for a thread
+ * that does not block it (or one waiting for it in sigwait) */
 static int64_t self_signal(KitEmu *emu, int sig) {
   if (sig < 0 || sig >= KIT_EMU_NSIG) return -EINVAL;
-  if (sig) kit_emu_raise(emu, sig, -6 /* SI_TKILL */, 0);
+  if (!sig) return 0;
+  if (atomic_load(&emu->nlive) < 2) {
+    kit_emu_raise(emu, sig, -6 /* SI_TKILL */, 0);
+    return 0;
+  }
+  atomic_fetch_or(&emu->async_pending, 1ull << (sig - 1));
+  for (unsigned i = 0, n = atomic_load(&emu->nthreads); i < n; i++) {
+    KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (t && atomic_load(&t->live)) kit_emu_thread_wake(emu, t);
+  }
   return 0;
 }
 
@@ -174,6 +186,9 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     uint64_t p = (atomic_load(&emu->async_pending) | atomic_load(&t->pending) | t->sync_pending) & t->sigmask;
     return put(emu, a[0], &p, 8);
   }
+  case KIT_SYS_rt_sigtimedwait:
+    if (a[3] != 8) return -EINVAL;
+    return kit_emu_sys_sigtimedwait(emu, a[0], a[1], a[2]);
   case KIT_SYS_rt_sigsuspend:
     return kit_emu_sys_sigsuspend(emu, a[0]);
   case KIT_SYS_sigaltstack:
