@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/emu/callgrind/run_tool.sh KIT_EMU GUESTDIR — kit-emu --tool=callgrind
+# on guest programs of known call structure (guest/calls.c, static and
+# dynamic, -O2): calls= counts exact, totals: equal to --tool=insncount's
+# count, self costs summing to the total, main holding nearly all of it, two
+# runs byte-identical apart from pid:, callgrind_annotate reading every file
+# (plain, --inclusive=yes, --tree=both, --auto=yes) with no warning and with
+# the file's per-function figures; --dump-instr=yes; the folded stacks and
+# the flame graph (xmllint, rsvg-convert); option errors. 77 without the tools.
+set -uo pipefail
+emu=${1:?usage: run_tool.sh KIT_EMU GUESTDIR} guest=${2:?}
+here=$(cd "$(dirname "$0")" && pwd)
+for t in riscv64-linux-gnu-gcc callgrind_annotate xmllint rsvg-convert python3; do
+  command -v $t >/dev/null || { echo "$t not installed"; exit 77; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/kit-callgrind.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { if "${@:2}" >"$work/ok.log" 2>&1; then pass=$((pass + 1)); else echo "FAIL $1"; cat "$work/ok.log"; fail=$((fail + 1)); fi; }
+cd "$work"
+riscv64-linux-gnu-gcc -O2 -g -static -o calls_static "$guest/calls.c" || exit 1
+riscv64-linux-gnu-gcc -O2 -g -o calls_dynamic "$guest/calls.c" || exit 1
+sysroot=(-L /usr/riscv64-linux-gnu)
+# the calls main.c makes, each exactly so many times
+expect=(one_caller'>'leaf=3 other_caller'>'leaf=5 main'>'one_caller=1 main'>'other_caller=1 main'>'recurse=2
+  recurse'>'recurse=11 main'>'apply=4 apply'>'twice=2 apply'>'square=2 main'>'tail=4 tail'>'leaf_tail=4
+  main'>'jumper1=1 jumper1'>'jumper2=1 main'>'work=1 '*>handler=2' 'main>=90')
+
+no_warning() { [ ! -s "$1" ] && ! grep -qi warn "$2"; }
+for kind in static dynamic; do
+  prog=./calls_$kind
+  "$emu" "${sysroot[@]}" --tool=insncount "$prog" >out.ic 2>ic.$kind
+  n=$(sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions$/\1/p' ic.$kind)
+  for run in 1 2; do
+    "$emu" "${sysroot[@]}" "--tool=callgrind,--callgrind-out-file=cg.$kind.$run,--folded-out=folded.$kind,--flamegraph=flame.$kind.svg" \
+      "$prog" >out.$kind 2>err.$kind
+    rc=$?
+    ok "$kind run $run: exit status 0 and the output" bash -c "[ $rc = 0 ] && grep -q ' 57\$' out.$kind"
+  done
+  ok "$kind: totals: $n equal insncount's count" grep -qx "totals: $n" cg.$kind.1
+  ok "$kind: calls= counts, sums, main's share" python3 "$here/cgfile.py" check cg.$kind.1 "${expect[@]}"
+  ok "$kind: two runs byte-identical but pid:" cmp <(grep -v '^pid:' cg.$kind.1) <(grep -v '^pid:' cg.$kind.2)
+  callgrind_annotate --threshold=100 cg.$kind.1 >plain.$kind 2>plain.err
+  callgrind_annotate --threshold=100 --inclusive=yes cg.$kind.1 >incl.$kind 2>incl.err
+  callgrind_annotate --threshold=100 --inclusive=yes --tree=both cg.$kind.1 >tree.$kind 2>tree.err
+  callgrind_annotate --auto=yes cg.$kind.1 >auto.$kind 2>auto.err
+  for v in plain incl tree auto; do ok "$kind: callgrind_annotate ($v) without warning" no_warning $v.err $v.$kind; done
+  ok "$kind: callgrind_annotate's figures are the file's" python3 "$here/cgfile.py" annotate cg.$kind.1 plain.$kind incl.$kind
+  ok "$kind: --tree=both shows leaf has two callers" bash -c "grep -Eq '< .*calls\.c:one_caller \(3x\)' tree.$kind && grep -Eq '< .*calls\.c:other_caller \(5x\)' tree.$kind"
+  ok "$kind: --auto=yes annotates calls.c" grep -Eq '=> .*calls\.c:leaf \(3x\)' auto.$kind
+  # folded stacks: Ir per distinct stack, summing to the total
+  ok "$kind: folded stacks sum to the total" bash -c "[ \$(awk '{s += \$NF} END {print s}' folded.$kind) = $n ]"
+  ok "$kind: folded stack main;work" grep -Eq '(^|;)main;work [0-9]+$' folded.$kind
+  ok "$kind: flame graph well-formed" xmllint --noout flame.$kind.svg
+  ok "$kind: flame graph renders" rsvg-convert -o flame.$kind.png flame.$kind.svg
+  ok "$kind: flame graph's root is the total, widths in proportion" python3 - flame.$kind.svg $n <<'PY'
+import re, sys
+svg, total = open(sys.argv[1]).read(), int(sys.argv[2])
+frames = re.findall(r'<title>(.*?) \((\d+) Ir, [0-9.]+%\)</title><rect x="([0-9.]+)" y="([0-9.]+)" width="([0-9.]+)"', svg)
+assert frames and frames[0][0] == "all" and int(frames[0][1]) == total, frames[:1]
+for name, cost, x, y, w in frames:
+    assert abs(float(w) - int(cost) * 1180 / total) <= 0.01, (name, cost, w)
+assert any(f[0] == "work" for f in frames)
+PY
+done
+
+# instruction positions
+"$emu" --tool=callgrind,--dump-instr=yes,--callgrind-out-file=cg.instr ./calls_static >/dev/null 2>&1
+ok "--dump-instr=yes: positions: instr line" grep -qx 'positions: instr line' cg.instr
+ok "--dump-instr=yes: sums and calls" python3 "$here/cgfile.py" check cg.instr "${expect[@]}"
+callgrind_annotate --inclusive=yes --tree=both cg.instr >instr.txt 2>instr.err
+ok "--dump-instr=yes: callgrind_annotate without warning" no_warning instr.err instr.txt
+# the default name: callgrind.out.<pid>
+mkdir d && (cd d && "$emu" --tool=callgrind ../calls_static >/dev/null 2>&1)
+ok "default file callgrind.out.<pid>" bash -c 'ls d | grep -Eqx "callgrind\.out\.[0-9]+"'
+# option errors: one line, exit status 1
+for bad in --nosuch=1 --collect-jumps=yes --dump-instr=maybe --D1=100,3,64 --I1=32768,8; do
+  "$emu" --tool=callgrind,$bad ./calls_static >/dev/null 2>bad.err
+  rc=$?
+  ok "callgrind,$bad refused" bash -c "[ $rc = 1 ] && grep -q 'callgrind' bad.err && [ \$(wc -l <bad.err) = 1 ]"
+done
+"$emu" --tool=insncount,x ./calls_static >/dev/null 2>bad.err
+rc=$?
+ok "insncount refuses arguments" [ $rc = 1 ]
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
