@@ -134,7 +134,7 @@ def annotate_figures(path):
     """'N (pct)  file:fn [obj]' lines of callgrind_annotate's function table, first event"""
     figs = {}
     for l in open(path):
-        m = re.match(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(\S.*?) \[(.*)\]$", l)
+        m = re.match(r"^\s*([\d,]+) \(\s*[\d.]+%\)(?:\s+(?:[\d,]+ \(\s*[\d.]+%\)|[0.]))*\s+(\S+) \[(.*)\]$", l)
         if m:
             figs[m.group(2)] = int(m.group(1).replace(",", ""))
     return figs

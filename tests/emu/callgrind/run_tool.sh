@@ -6,7 +6,8 @@
 # runs byte-identical apart from pid:, callgrind_annotate reading every file
 # (plain, --inclusive=yes, --tree=both, --auto=yes) with no warning and with
 # the file's per-function figures; --dump-instr=yes; the folded stacks and
-# the flame graph (xmllint, rsvg-convert); option errors. 77 without the tools.
+# the flame graph (xmllint, rsvg-convert); the cache model's misses on
+# guest/cache.c in closed form; option errors. 77 without the tools.
 set -uo pipefail
 emu=${1:?usage: run_tool.sh KIT_EMU GUESTDIR} guest=${2:?}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,6 +74,19 @@ ok "--dump-instr=yes: callgrind_annotate without warning" no_warning instr.err i
 # the default name: callgrind.out.<pid>
 mkdir d && (cd d && "$emu" --tool=callgrind ../calls_static >/dev/null 2>&1)
 ok "default file callgrind.out.<pid>" bash -c 'ls d | grep -Eqx "callgrind\.out\.[0-9]+"'
+# the cache model: guest/cache.c's misses in closed form
+riscv64-linux-gnu-gcc -O2 -g -static -o cache "$guest/cache.c" || exit 1
+"$emu" --tool=callgrind,--cache-sim=yes,--D1=32768,8,64,--LL=262144,8,64,--callgrind-out-file=cg.cache ./cache >/dev/null 2>&1
+"$emu" --tool=insncount ./cache >/dev/null 2>ic.cache
+ok "--cache-sim=yes: events as callgrind names them" grep -qx 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw' cg.cache
+ok "--cache-sim=yes: Ir total equals insncount" bash -c "[ \"\$(sed -n 's/^totals: \([0-9]*\) .*/\1/p' cg.cache)\" = \"\$(sed -n 's/^kit-emu: insncount: \([0-9]*\) .*/\1/p' ic.cache)\" ]"
+ok "--cache-sim=yes: closed-form misses" python3 "$here/cgfile.py" check cg.cache stride:Dr=32768 stride:D1mr=32768 \
+  stride:DLmr=32768 inside:Dr=20480 inside:D1mr=256 inside:DLmr=256 writes:Dw=1024 writes:D1mw=1024 writes:DLmw=1024
+callgrind_annotate --inclusive=yes --tree=both cg.cache >cache.txt 2>cache.err
+ok "--cache-sim=yes: callgrind_annotate without warning" no_warning cache.err cache.txt
+callgrind_annotate --threshold=100 cg.cache >cplain.txt 2>/dev/null
+callgrind_annotate --threshold=100 --inclusive=yes cg.cache >cincl.txt 2>/dev/null
+ok "--cache-sim=yes: callgrind_annotate's figures are the file's" python3 "$here/cgfile.py" annotate cg.cache cplain.txt cincl.txt
 # option errors: one line, exit status 1
 for bad in --nosuch=1 --collect-jumps=yes --dump-instr=maybe --D1=100,3,64 --I1=32768,8; do
   "$emu" --tool=callgrind,$bad ./calls_static >/dev/null 2>bad.err
