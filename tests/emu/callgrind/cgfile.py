@@ -14,6 +14,7 @@ or instr line) and checks it against what the tests know.
       equal the file's, computed as callgrind_annotate defines them.
 """
 import collections
+import os
 import re
 import sys
 
@@ -31,12 +32,15 @@ def parse(path):
     cur_file = cur_fn = cfile = cfn = None
     pending = 0
 
+    pwd = os.getcwd() + "/"
+
     def name(kind, text):
         m = re.match(r"\((\d+)\)(?: (.*))?$", text)
         if not m:
             return text
         if m.group(2) is not None:
-            names[kind][m.group(1)] = m.group(2)
+            # callgrind_annotate leaves out the current directory
+            names[kind][m.group(1)] = m.group(2)[len(pwd):] if kind == "fl" and m.group(2).startswith(pwd) else m.group(2)
         return names[kind][m.group(1)]
 
     with open(path) as f:
