@@ -117,6 +117,7 @@ typedef struct Edge { /* a call site and its callee, as the file's calls= lines 
   uint32_t line;
   uint64_t addr, calls;
   uint64_t incl[MAX_EV];
+  KitProfNode last_parent, last_node; /* the context it made last, from which one */
 } Edge;
 
 enum { BLK_CALL = 1, BLK_RET, BLK_JUMP };
@@ -157,6 +158,7 @@ typedef struct Thread {
   Frame *f;
   size_t n, cap;
   uint64_t last_ir; /* the total when the current context last changed */
+  const uint64_t *ir; /* the thread's retired instructions (its scoreboard entry) */
   uint64_t cache[MAX_EV]; /* the cache model's running totals */
   /* a call into the PLT: the stub's jump makes the call */
   bool pending;
@@ -197,7 +199,7 @@ static struct {
   const KitArchReg *sp_reg;
   uint64_t sigreturn_nr;
   KitCacheSim sim;
-  bool written;
+  bool tree; /* keep the calling-context tree (--folded-out, --flamegraph) */
 } cg;
 
 static const char *intern(const char *s) {
@@ -445,8 +447,9 @@ static Edge *edge_of(Fn *caller, uint32_t line, uint64_t addr, Fn *callee) {
 /* ---- execution: the shadow stack --------------------------------------------------------------- */
 
 static void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
-  memcpy(c, t->cache, sizeof t->cache);
-  c[EV_IR] = kit_emu_u64_get(kit_emu_u64_per_thread(cg.board, 0), vcpu);
+  if (!t->ir) t->ir = kit_emu_scoreboard_entry(cg.board, vcpu); /* at a fixed address */
+  if (cg.nev > 1) memcpy(c, t->cache, sizeof t->cache);
+  c[EV_IR] = *t->ir;
 }
 
 static void node_add(KitProfNode n, uint64_t ir) {
@@ -463,6 +466,7 @@ static void node_add(KitProfNode n, uint64_t ir) {
 
 /* the current context ran until now: its self cost in the tree */
 static void settle(Thread *t, const uint64_t *now) {
+  if (!cg.tree) return;
   if (t->n) node_add(t->f[t->n - 1].node, now[EV_IR] - t->last_ir);
   t->last_ir = now[EV_IR];
 }
@@ -474,19 +478,26 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
     t->f = realloc(t->f, t->cap * sizeof *t->f);
     if (!t->f) abort();
   }
-  KitProfNode node;
-  if (callee->active) { /* recursion: the tree folds it into the outermost frame */
+  KitProfNode node = 0;
+  if (!cg.tree) {
+    /* no folded stacks or flame graph asked for: no calling-context tree */
+  } else if (callee->active) { /* recursion: the tree folds it into the outermost frame */
     node = callee->active_node;
   } else {
     KitProfNode parent = t->n ? t->f[t->n - 1].node : 0;
-    node = kit_prof_enter(cg.prof, parent, callee->id, e ? e->line : 0);
+    if (e && e->last_node && e->last_parent == parent) {
+      node = e->last_node;
+    } else {
+      node = kit_prof_enter(cg.prof, parent, callee->id, e ? e->line : 0);
+      if (e) e->last_parent = parent, e->last_node = node;
+    }
     callee->active_node = node;
   }
   callee->active++;
   if (e) e->calls++;
   Frame *f = &t->f[t->n++];
   *f = (Frame){.fn = callee, .edge = e, .node = node, .ret = ret, .sp = sp, .tail = tail};
-  memcpy(f->enter, now, sizeof f->enter);
+  memcpy(f->enter, now, cg.nev * sizeof *now);
 }
 
 static void pop(Thread *t, const uint64_t *now) {
@@ -533,7 +544,7 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   Frame *top = &t->f[t->n - 1];
   if (kind == KIT_EMU_EDGE_CALL) {
     uint64_t sp = kit_emu_reg_read(emu, cg.sp_reg);
-    Fn *callee = fn_at(to);
+    Fn *callee = b->last_to == to && b->last_edge ? b->last_edge->callee : fn_at(to);
     if (in_plt(to, callee)) { /* the stub's cost is the caller's; its jump is the call */
       t->pending = true, t->pending_blk = b, t->pending_ret = from + b->size, t->pending_sp = sp;
       return;
@@ -897,6 +908,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   cg.emu = kit_emu_tool_emu(tool);
   if (parse_args(args, &cg.o) < 0) return -1;
   cg.nev = cg.o.cache_sim ? MAX_EV : 1;
+  cg.tree = cg.o.folded[0] || cg.o.flame[0];
   cg.prof = kit_prof_new(event_names, cg.nev);
   cg.board = kit_emu_scoreboard_new(tool, sizeof(uint64_t));
   cg.sp_reg = kit_emu_reg_role(cg.emu, KIT_EMU_ROLE_SP);
