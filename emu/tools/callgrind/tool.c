@@ -447,7 +447,9 @@ static Edge *edge_of(Fn *caller, uint32_t line, uint64_t addr, Fn *callee) {
 /* ---- execution: the shadow stack --------------------------------------------------------------- */
 
 static void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
+  static const uint64_t none;
   if (!t->ir) t->ir = kit_emu_scoreboard_entry(cg.board, vcpu); /* at a fixed address */
+  if (!t->ir) t->ir = &none; /* a thread past the scoreboard */
   if (cg.nev > 1) memcpy(c, t->cache, sizeof t->cache);
   c[EV_IR] = *t->ir;
 }
@@ -875,9 +877,12 @@ static int parse_args(const char *args, Options *o) {
     const char *v = eq ? eq + 1 : "";
     size_t kl = eq ? (size_t)(eq - a) : strlen(a);
 #define IS(name) (kl == sizeof(name) - 1 && !strncmp(a, name, kl))
-    if (IS("--callgrind-out-file") && *v) snprintf(o->out_file, sizeof o->out_file, "%s", v);
-    else if (IS("--folded-out") && *v) snprintf(o->folded, sizeof o->folded, "%s", v);
-    else if (IS("--flamegraph") && *v) snprintf(o->flame, sizeof o->flame, "%s", v);
+    if ((IS("--callgrind-out-file") || IS("--folded-out") || IS("--flamegraph")) && (!eq || !*v)) {
+      fprintf(cg.err, "kit-emu: callgrind: %.*s takes a file name (%.*s=F)\n", (int)kl, a, (int)kl, a);
+      rc = -1;
+    } else if (IS("--callgrind-out-file")) snprintf(o->out_file, sizeof o->out_file, "%s", v);
+    else if (IS("--folded-out")) snprintf(o->folded, sizeof o->folded, "%s", v);
+    else if (IS("--flamegraph")) snprintf(o->flame, sizeof o->flame, "%s", v);
     else if (IS("--dump-instr")) rc = yes_no("--dump-instr", v, &o->dump_instr);
     else if (IS("--dump-line")) rc = yes_no("--dump-line", v, &o->dump_line);
     else if (IS("--cache-sim")) rc = yes_no("--cache-sim", v, &o->cache_sim);
