@@ -106,7 +106,7 @@ void kit_prof_free(KitProf *p) {
   free(p->costs);
   free(p->cost_keys);
   free(p->cost_map.slots);
-  free(p->flat), free(p->flat_costs), free(p->flat_calls), free(p->flat_call_costs);
+  free(p->flat), free(p->flat_costs), free(p->flat_calls), free(p->flat_call_costs), free(p->flat_jumps);
   free(p);
 }
 
@@ -227,6 +227,15 @@ void kit_prof_fn_call(KitProf *p, KitProfFn caller, uint32_t line, uint64_t addr
   p->flat_calls[p->nflat_calls] = (ProfFlatCall){caller, callee, line, addr, calls};
   memcpy(&p->flat_call_costs[p->nflat_calls * p->nevents], incl, p->nevents * sizeof *incl);
   p->nflat_calls++;
+}
+
+void kit_prof_fn_jump(KitProf *p, KitProfFn fn, uint32_t line, uint64_t addr, uint32_t to_line, uint64_t to_addr,
+                      bool cond, uint64_t exe, uint64_t jumped) {
+  if (p->nflat_jumps == p->flat_jumps_cap) {
+    p->flat_jumps_cap = p->flat_jumps_cap ? 2 * p->flat_jumps_cap : 256;
+    p->flat_jumps = xrealloc(p->flat_jumps, p->flat_jumps_cap * sizeof *p->flat_jumps);
+  }
+  p->flat_jumps[p->nflat_jumps++] = (ProfFlatJump){fn, line, to_line, addr, to_addr, exe, jumped, cond};
 }
 
 void kit_prof_set_instr_positions(KitProf *p, bool on) { p->instr_positions = on; }

@@ -54,6 +54,12 @@ void kit_prof_fn_cost(KitProf *p, KitProfFn fn, const char *file, uint32_t line,
  * inclusive cost was incl (nevents entries) */
 void kit_prof_fn_call(KitProf *p, KitProfFn caller, uint32_t line, uint64_t addr, KitProfFn callee, uint64_t calls,
                       const uint64_t *incl);
+/* a jump inside fn from (line, addr) to (to_line, to_addr), as callgrind's
+ * --collect-jumps=yes writes it: a conditional one (jcnd=) executed exe
+ * times and taken jumped times, an unconditional one (jump=) taken jumped
+ * times */
+void kit_prof_fn_jump(KitProf *p, KitProfFn fn, uint32_t line, uint64_t addr, uint32_t to_line, uint64_t to_addr,
+                      bool cond, uint64_t exe, uint64_t jumped);
 /* "positions: instr line": every cost line starts with its address */
 void kit_prof_set_instr_positions(KitProf *p, bool on);
 

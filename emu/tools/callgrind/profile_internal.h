@@ -43,6 +43,13 @@ typedef struct ProfFlatCall { /* kit_prof_fn_call */
   uint64_t addr, calls;
 } ProfFlatCall;
 
+typedef struct ProfFlatJump { /* kit_prof_fn_jump */
+  KitProfFn fn;
+  uint32_t line, to_line;
+  uint64_t addr, to_addr, exe, jumped;
+  bool cond;
+} ProfFlatJump;
+
 struct KitProf {
   unsigned nevents;
   char *events[KIT_PROF_MAX_EVENTS];
@@ -65,6 +72,8 @@ struct KitProf {
   ProfFlatCall *flat_calls;
   uint64_t *flat_call_costs;
   size_t nflat_calls, flat_calls_cap;
+  ProfFlatJump *flat_jumps;
+  size_t nflat_jumps, flat_jumps_cap;
   bool instr_positions;
 };
 

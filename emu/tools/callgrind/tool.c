@@ -120,7 +120,17 @@ typedef struct Edge { /* a call site and its callee, as the file's calls= lines 
   KitProfNode last_parent, last_node; /* the context it made last, from which one */
 } Edge;
 
-enum { BLK_CALL = 1, BLK_RET, BLK_JUMP };
+enum { BLK_CALL = 1, BLK_RET, BLK_JUMP, BLK_COND };
+
+typedef struct Jump { /* --collect-jumps=yes: a jump or branch inside a function */
+  Fn *fn;
+  uint32_t line, to_line;
+  uint64_t addr, to_addr; /* link-time */
+  uint64_t target;        /* loaded */
+  uint64_t *exe;          /* an inline counter: how often it ran */
+  uint64_t jumped;        /* conditional: how often it was taken (edge callbacks) */
+  bool cond;
+} Jump;
 
 typedef struct Blk { /* what an edge callback needs of its block */
   Fn *fn;      /* of the last instruction */
@@ -131,6 +141,7 @@ typedef struct Blk { /* what an edge callback needs of its block */
   /* the last call's target and edge, for the next call from here */
   uint64_t last_to;
   Edge *last_edge;
+  Jump *jump; /* --collect-jumps=yes: the conditional branch it ends in */
 } Blk;
 
 typedef struct Fetch { /* --cache-sim: the block's instructions, fetched on entry */
@@ -171,7 +182,7 @@ typedef struct Thread {
 typedef struct Options {
   char out_file[4096];
   char folded[4096], flame[4096];
-  bool dump_instr, dump_line, cache_sim;
+  bool dump_instr, dump_line, cache_sim, collect_jumps;
   KitCacheGeom i1, d1, ll;
 } Options;
 
@@ -191,6 +202,9 @@ static struct {
   size_t npos;
   Edge **edges;
   size_t nedges;
+  Map jump_by_pc;
+  Jump **jumps;
+  size_t njumps;
   uint64_t *chunk; /* counters, SLOTS_PER_CHUNK at a time: their addresses never move */
   size_t chunk_used;
   uint64_t *node_ir; /* self Ir of each context */
@@ -541,6 +555,8 @@ static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, cons
 
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
   Blk *b = user;
+  if (b->jump && to == b->jump->target) b->jump->jumped++;
+  if (b->kind == BLK_COND) return; /* a branch inside the function, watched for --collect-jumps */
   uint64_t now[MAX_EV];
   Thread *t = thread_of(vcpu, b->fn, now);
   Frame *top = &t->f[t->n - 1];
@@ -660,6 +676,33 @@ static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a
 
 /* ---- translation --------------------------------------------------------------------------------- */
 
+/* --collect-jumps=yes: the jump at in (inside fn, to a line of fn's own
+ * file) and its counter; NULL for one the file cannot show */
+static Jump *jump_of(KitEmuInsn *in, Fn *fn, const KitEmuSymbol *at) {
+  uint64_t pc = kit_emu_insn_pc(in), target = kit_emu_insn_target(in);
+  unsigned cls = kit_emu_insn_class(in);
+  if (!(cls & (KIT_EMU_INSN_JUMP | KIT_EMU_INSN_BRANCH)) || (cls & (KIT_EMU_INSN_CALL | KIT_EMU_INSN_RET)) || !target ||
+      target < fn->start || target >= fn->end)
+    return NULL;
+  Jump *j = map_get(&cg.jump_by_pc, pc | 1);
+  if (j) return j;
+  uint32_t line = at->line;
+  const char *file = at->file;
+  KitEmuSymbol ts;
+  if (fn_of(target, &ts) != fn || ts.file != file || !cg.o.dump_line) return NULL;
+  uint64_t bias = fn->mod ? fn->mod->bias : 0;
+  j = xcalloc(1, sizeof *j);
+  *j = (Jump){.fn = fn, .line = line, .to_line = ts.line, .addr = pc - bias, .to_addr = target - bias, .target = target,
+              .exe = new_counter(), .cond = (cls & KIT_EMU_INSN_BRANCH) != 0};
+  map_put(&cg.jump_by_pc, pc | 1, j);
+  if (cg.njumps % 256 == 0) {
+    cg.jumps = realloc(cg.jumps, (cg.njumps + 256) * sizeof *cg.jumps);
+    if (!cg.jumps) abort();
+  }
+  cg.jumps[cg.njumps++] = j;
+  return j;
+}
+
 static bool is_fn_start(void *user, uint64_t pc) {
   (void)user;
   void *v = map_get(&cg.starts, pc | 1);
@@ -682,6 +725,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   Fn *fn = NULL;
   Pos *pos = NULL;
   KitEmuSymbol sym = {0};
+  Jump *jump = NULL;
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
     uint64_t pc = kit_emu_insn_pc(in);
@@ -689,6 +733,8 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     pos = pos_of(fn, sym.file, sym.line, pc - (fn->mod ? fn->mod->bias : 0));
     kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(pos->count), 1);
     kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, total, 1);
+    if (cg.o.collect_jumps && (jump = jump_of(in, fn, &sym)))
+      kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(jump->exe), 1);
     if (fetch) {
       fetch->insn[i].pc = pc, fetch->insn[i].pos = pos, fetch->insn[i].size = (uint8_t)kit_emu_insn_size(in);
       if (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC))
@@ -707,11 +753,13 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     /* only a jump that may leave the function: indirect, or to another one */
     if ((cls & KIT_EMU_INSN_INDIRECT) || !target || target < fn->start || target >= fn->end || in_plt(pc, fn))
       kind = BLK_JUMP;
+    else if (jump && jump->cond)
+      kind = BLK_COND; /* whether it is taken: a callback */
   }
   if (!kind) return;
   Blk *b = xcalloc(1, sizeof *b);
   *b = (Blk){.fn = fn, .line = cg.o.dump_line ? sym.line : 0, .addr = pc - (fn->mod ? fn->mod->bias : 0),
-             .size = (uint8_t)kit_emu_insn_size(last), .kind = kind};
+             .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
   kit_emu_tb_edge_cb(tb, on_edge, b);
 }
 
@@ -820,6 +868,12 @@ static void on_exit_write(KitEmu *emu, int status, void *user) {
     Edge *e = cg.edges[i];
     if (e->calls) kit_prof_fn_call(cg.prof, e->caller->id, e->line, e->addr, e->callee->id, e->calls, e->incl);
   }
+  for (size_t i = 0; i < cg.njumps; i++) {
+    Jump *j = cg.jumps[i];
+    if (*j->exe && (!j->cond || j->jumped))
+      kit_prof_fn_jump(cg.prof, j->fn->id, j->line, j->addr, j->to_line, j->to_addr, j->cond, *j->exe,
+                       j->cond ? j->jumped : *j->exe);
+  }
   for (size_t n = 1; n < cg.node_cap; n++) {
     uint64_t c[MAX_EV] = {cg.node_ir[n]};
     if (c[0]) kit_prof_cost(cg.prof, (KitProfNode)n, NULL, 0, c);
@@ -886,9 +940,10 @@ static int parse_args(const char *args, Options *o) {
     else if (IS("--dump-instr")) rc = yes_no("--dump-instr", v, &o->dump_instr);
     else if (IS("--dump-line")) rc = yes_no("--dump-line", v, &o->dump_line);
     else if (IS("--cache-sim")) rc = yes_no("--cache-sim", v, &o->cache_sim);
-    else if (IS("--collect-jumps") || IS("--separate-threads")) {
+    else if (IS("--collect-jumps")) rc = yes_no("--collect-jumps", v, &o->collect_jumps);
+    else if (IS("--separate-threads")) {
       bool on = false;
-      rc = yes_no(IS("--collect-jumps") ? "--collect-jumps" : "--separate-threads", v, &on);
+      rc = yes_no("--separate-threads", v, &on);
       if (!rc && on) {
         fprintf(cg.err, "kit-emu: callgrind: %.*s=yes is not implemented (docs/callgrind.md)\n", (int)kl, a);
         rc = -1;
@@ -896,7 +951,7 @@ static int parse_args(const char *args, Options *o) {
     } else {
       fprintf(cg.err,
               "kit-emu: callgrind: unknown option '%s' (--callgrind-out-file=F, --dump-instr=yes|no, "
-              "--dump-line=yes|no, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --folded-out=F, "
+              "--dump-line=yes|no, --collect-jumps=yes|no, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --folded-out=F, "
               "--flamegraph=F.svg)\n",
               a);
       rc = -1;

@@ -147,6 +147,25 @@ static CallEdge *call_edges(const KitProf *p, const uint64_t *inc, size_t *n, ui
   return e;
 }
 
+static int cmp_jump(const void *a, const void *b) {
+  const ProfFlatJump *x = a, *y = b;
+  if (x->fn != y->fn) return x->fn < y->fn ? -1 : 1;
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  if (x->to_addr != y->to_addr) return x->to_addr < y->to_addr ? -1 : 1;
+  return x->to_line < y->to_line ? -1 : x->to_line > y->to_line;
+}
+
+/* "jump=N TARGET" or "jcnd=TAKEN/EXE TARGET", then the jump's own position */
+static void put_jump(const KitProf *p, FILE *out, const ProfFlatJump *j) {
+  if (j->cond) fprintf(out, "jcnd=%" PRIu64 "/%" PRIu64 " ", j->jumped, j->exe);
+  else fprintf(out, "jump=%" PRIu64 " ", j->jumped);
+  if (p->instr_positions) fprintf(out, "0x%" PRIx64 " ", j->to_addr);
+  fprintf(out, "%u\n", j->to_line);
+  if (p->instr_positions) fprintf(out, "0x%" PRIx64 " ", j->addr);
+  fprintf(out, "%u\n", j->line);
+}
+
 static void write_header(const KitProf *p, FILE *out, const KitProfHeader *h) {
   fprintf(out, "# callgrind format\nversion: 1\ncreator: %s\npid: %ld\ncmd: %s\npart: 1\n\n",
           h && h->creator ? h->creator : "kit-emu", h ? h->pid : 0, h && h->cmd ? h->cmd : "");
@@ -169,6 +188,8 @@ int kit_prof_write_callgrind(const KitProf *p, FILE *out, const KitProfHeader *h
               .obj_id = calloc(p->nnames + 1, 4)};
   if (!nm.file_id || !nm.fn_id || !nm.obj_id) abort();
   write_header(p, out, h);
+  qsort(p->flat_jumps, p->nflat_jumps, sizeof *p->flat_jumps, cmp_jump); /* the order only */
+  size_t ji = 0;
   uint32_t cur_obj = UINT32_MAX;
   size_t si = 0, ei = 0;
   for (KitProfFn f = 0; f < p->nfns; f++) {
@@ -192,6 +213,8 @@ int kit_prof_write_callgrind(const KitProf *p, FILE *out, const KitProfHeader *h
       fprintf(out, "calls=%" PRIu64 " 0\n", edges[ei].calls);
       put_costs(p, out, edges[ei].addr, edges[ei].line, edges[ei].incl);
     }
+    for (; ji < p->nflat_jumps && p->flat_jumps[ji].fn < f; ji++) {}
+    for (; ji < p->nflat_jumps && p->flat_jumps[ji].fn == f; ji++) put_jump(p, out, &p->flat_jumps[ji]);
     fputc('\n', out);
   }
   fprintf(out, "totals:");

@@ -31,6 +31,7 @@ def parse(path):
     totals = summary = None
     cur_file = cur_fn = cfile = cfn = None
     pending = 0
+    jump_source = False  # the line after jump=/jcnd=: the jump's position
 
     pwd = os.getcwd() + "/"
 
@@ -59,6 +60,9 @@ def parse(path):
             continue
         key, _, val = l.partition("=")
         if re.match(r"^(0x[0-9a-f]+|\d+)( |$)", l):
+            if jump_source:
+                jump_source = False
+                continue
             parts = l.split()
             if positions == "instr line":
                 parts = parts[1:]
@@ -86,6 +90,8 @@ def parse(path):
             cfile = name("fl", val)
         elif key == "cfn":
             cfn = name("fn", val)
+        elif key in ("jump", "jcnd"):
+            jump_source = True
         elif key == "calls":
             pending = int(val.split()[0])
         elif l.startswith("totals:"):

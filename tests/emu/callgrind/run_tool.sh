@@ -70,6 +70,12 @@ ok "--dump-instr=yes: positions: instr line" grep -qx 'positions: instr line' cg
 ok "--dump-instr=yes: sums and calls" python3 "$here/cgfile.py" check cg.instr "${expect[@]}"
 callgrind_annotate --inclusive=yes --tree=both cg.instr >instr.txt 2>instr.err
 ok "--dump-instr=yes: callgrind_annotate without warning" no_warning instr.err instr.txt
+# jumps: work()'s loop branch taken 399999 of 400000 times
+"$emu" --tool=callgrind,--collect-jumps=yes,--callgrind-out-file=cg.jumps ./calls_static >out.jumps 2>&1
+ok "--collect-jumps=yes: work's loop branch" grep -Eq '^jcnd=399999/400000 [0-9]+$' cg.jumps
+ok "--collect-jumps=yes: sums and calls" python3 "$here/cgfile.py" check cg.jumps "${expect[@]}"
+callgrind_annotate --inclusive=yes --tree=both --auto=yes cg.jumps >jumps.txt 2>jumps.err
+ok "--collect-jumps=yes: callgrind_annotate without warning" no_warning jumps.err jumps.txt
 # the default name: callgrind.out.<pid>
 mkdir d && (cd d && "$emu" --tool=callgrind ../calls_static >/dev/null 2>&1)
 ok "default file callgrind.out.<pid>" bash -c 'ls d | grep -Eqx "callgrind\.out\.[0-9]+"'
@@ -87,7 +93,7 @@ callgrind_annotate --threshold=100 cg.cache >cplain.txt 2>/dev/null
 callgrind_annotate --threshold=100 --inclusive=yes cg.cache >cincl.txt 2>/dev/null
 ok "--cache-sim=yes: callgrind_annotate's figures are the file's" python3 "$here/cgfile.py" annotate cg.cache cplain.txt cincl.txt
 # option errors: one line, exit status 1
-for bad in --nosuch=1 --collect-jumps=yes --dump-instr=maybe --D1=100,3,64 --I1=32768,8 --flamegraph= --folded-out; do
+for bad in --nosuch=1 --separate-threads=yes --dump-instr=maybe --D1=100,3,64 --I1=32768,8 --flamegraph= --folded-out; do
   "$emu" --tool=callgrind,$bad ./calls_static >/dev/null 2>bad.err
   rc=$?
   ok "callgrind,$bad refused" bash -c "[ $rc = 1 ] && grep -q 'callgrind' bad.err && [ \$(wc -l <bad.err) = 1 ]"
