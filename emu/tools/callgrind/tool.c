@@ -14,6 +14,7 @@
  * callgrind's --skip-plt=yes). --cache-sim=yes adds cachegrind's cache model,
  * fed by a callback per block (fetches) and per load and store. */
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,7 @@ typedef struct Fn {
   uint64_t start, end; /* loaded addresses */
   Module *mod;
   unsigned active;          /* frames of it on the shadow stack (recursion) */
+  bool toggle;              /* --toggle-collect names it */
   KitProfNode active_node;  /* the context of its outermost frame */
 } Fn;
 
@@ -162,6 +164,7 @@ typedef struct Frame {
   uint64_t ret, sp;
   uint64_t enter[MAX_EV];
   bool tail;       /* it replaced the frame below (a tail call): both return at once */
+  bool toggled;    /* its call toggled collection (--toggle-collect): its return toggles back */
   bool signal;     /* a signal handler: gone at rt_sigreturn */
 } Frame;
 
@@ -170,6 +173,7 @@ typedef struct Thread {
   size_t n, cap;
   uint64_t last_ir; /* the total when the current context last changed */
   const uint64_t *ir; /* the thread's retired instructions (its scoreboard entry) */
+  uint64_t snap_ir, excl_ir; /* --toggle-collect: *ir when collection stopped, what was not collected */
   uint64_t cache[MAX_EV]; /* the cache model's running totals */
   /* a call into the PLT: the stub's jump makes the call */
   bool pending;
@@ -182,7 +186,9 @@ typedef struct Thread {
 typedef struct Options {
   char out_file[4096];
   char folded[4096], flame[4096];
-  bool dump_instr, dump_line, cache_sim, collect_jumps;
+  bool dump_instr, dump_line, cache_sim, collect_jumps, collect_atstart;
+  char *toggle[16];
+  unsigned ntoggle;
   KitCacheGeom i1, d1, ll;
 } Options;
 
@@ -205,8 +211,12 @@ static struct {
   Map jump_by_pc;
   Jump **jumps;
   size_t njumps;
-  uint64_t *chunk; /* counters, SLOTS_PER_CHUNK at a time: their addresses never move */
-  size_t chunk_used;
+  /* counters, SLOTS_PER_CHUNK at a time (their addresses never move), each
+   * chunk followed by the counters' values when collection last stopped and
+   * the counts not collected (--toggle-collect) */
+  uint64_t **chunks;
+  size_t nchunks, chunk_used;
+  bool collecting, toggling;
   uint64_t *node_ir; /* self Ir of each context */
   size_t node_cap;
   Thread *threads[MAX_THREADS];
@@ -231,11 +241,33 @@ static const char *intern(const char *s) {
 }
 
 static uint64_t *new_counter(void) {
-  if (!cg.chunk || cg.chunk_used == SLOTS_PER_CHUNK) {
-    cg.chunk = xcalloc(SLOTS_PER_CHUNK, sizeof *cg.chunk);
+  if (!cg.nchunks || cg.chunk_used == SLOTS_PER_CHUNK) {
+    cg.chunks = realloc(cg.chunks, (cg.nchunks + 1) * sizeof *cg.chunks);
+    if (!cg.chunks) abort();
+    cg.chunks[cg.nchunks++] = xcalloc((cg.toggling ? 3 : 1) * (size_t)SLOTS_PER_CHUNK, sizeof(uint64_t));
     cg.chunk_used = 0;
   }
-  return &cg.chunk[cg.chunk_used++];
+  return &cg.chunks[cg.nchunks - 1][cg.chunk_used++];
+}
+
+/* what a counter counted while collection was on */
+static uint64_t collected(const uint64_t *counter) {
+  return cg.toggling ? *counter - counter[2 * SLOTS_PER_CHUNK] : *counter;
+}
+
+/* --toggle-collect: stop collecting (every counter's value kept) or start
+ * again (what the counters counted meanwhile is not collected) */
+static void toggle_collection(Thread *t) {
+  for (size_t c = 0; c < cg.nchunks; c++) {
+    uint64_t *v = cg.chunks[c], *snap = v + SLOTS_PER_CHUNK, *excl = v + 2 * SLOTS_PER_CHUNK;
+    size_t n = c + 1 == cg.nchunks ? cg.chunk_used : SLOTS_PER_CHUNK;
+    if (cg.collecting) memcpy(snap, v, n * sizeof *v);
+    else
+      for (size_t i = 0; i < n; i++) excl[i] += v[i] - snap[i], snap[i] = v[i];
+  }
+  if (cg.collecting) t->snap_ir = *t->ir;
+  else t->excl_ir += *t->ir - t->snap_ir;
+  cg.collecting = !cg.collecting;
 }
 
 static int sym_cmp(const void *a, const void *b) {
@@ -356,6 +388,7 @@ static Fn *new_fn(uint64_t key, const char *obj, const char *file, const char *n
   Fn *f = xcalloc(1, sizeof *f);
   f->id = kit_prof_fn(cg.prof, obj, file ? file : "???", name);
   f->start = start, f->end = end, f->mod = m;
+  for (unsigned i = 0; i < cg.o.ntoggle && !f->toggle; i++) f->toggle = fnmatch(cg.o.toggle[i], name, 0) == 0;
   map_put(&cg.fn_by_start, key, f);
   cg.fns = realloc(cg.fns, (cg.nfns + 1) * sizeof *cg.fns);
   if (!cg.fns) abort();
@@ -465,7 +498,7 @@ static void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
   if (!t->ir) t->ir = kit_emu_scoreboard_entry(cg.board, vcpu); /* at a fixed address */
   if (!t->ir) t->ir = &none; /* a thread past the scoreboard */
   if (cg.nev > 1) memcpy(c, t->cache, sizeof t->cache);
-  c[EV_IR] = *t->ir;
+  c[EV_IR] = (cg.collecting ? *t->ir : t->snap_ir) - t->excl_ir;
 }
 
 static void node_add(KitProfNode n, uint64_t ir) {
@@ -509,10 +542,12 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
     }
     callee->active_node = node;
   }
+  bool toggles = callee->toggle && !callee->active; /* its outermost frame toggles, not recursion */
   callee->active++;
-  if (e) e->calls++;
+  if (toggles) toggle_collection(t);
+  if (e && cg.collecting) e->calls++;
   Frame *f = &t->f[t->n++];
-  *f = (Frame){.fn = callee, .edge = e, .node = node, .ret = ret, .sp = sp, .tail = tail};
+  *f = (Frame){.fn = callee, .edge = e, .node = node, .ret = ret, .sp = sp, .tail = tail, .toggled = toggles};
   memcpy(f->enter, now, cg.nev * sizeof *now);
 }
 
@@ -521,6 +556,7 @@ static void pop(Thread *t, const uint64_t *now) {
   if (f->edge)
     for (unsigned v = 0; v < cg.nev; v++) f->edge->incl[v] += now[v] - f->enter[v];
   f->fn->active--;
+  if (f->toggled) toggle_collection(t);
 }
 
 /* pop the top frame and the frames it replaced by tail calls */
@@ -555,7 +591,7 @@ static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, cons
 
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
   Blk *b = user;
-  if (b->jump && to == b->jump->target) b->jump->jumped++;
+  if (b->jump && to == b->jump->target && cg.collecting) b->jump->jumped++;
   if (b->kind == BLK_COND) return; /* a branch inside the function, watched for --collect-jumps */
   uint64_t now[MAX_EV];
   Thread *t = thread_of(vcpu, b->fn, now);
@@ -645,6 +681,7 @@ static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *r
 
 static void cache_add(Thread *t, Pos *p, const KitCacheCost *c) {
   const uint64_t v[MAX_EV] = {0, c->dr, c->dw, c->i1mr, c->d1mr, c->d1mw, c->ilmr, c->dlmr, c->dlmw};
+  if (!cg.collecting) return; /* the model runs on, its events not collected */
   for (unsigned e = EV_DR; e < MAX_EV; e++) p->cache[e] += v[e], t->cache[e] += v[e];
 }
 
@@ -854,12 +891,13 @@ static void on_exit_write(KitEmu *emu, int status, void *user) {
     now_costs(t, v, now);
     settle(t, now);
     while (t->n) pop(t, now);
+    if (!cg.collecting) toggle_collection(t); /* what ran since it stopped is not collected */
   }
   for (size_t i = 0; i < cg.npos; i++) {
     Pos *p = cg.pos[i];
     uint64_t c[MAX_EV];
     memcpy(c, p->cache, sizeof c);
-    c[EV_IR] = *p->count;
+    c[EV_IR] = collected(p->count);
     bool any = false;
     for (unsigned e = 0; e < cg.nev; e++) any |= c[e] != 0;
     if (any) kit_prof_fn_cost(cg.prof, p->fn->id, p->file, p->line, p->addr, c);
@@ -870,9 +908,9 @@ static void on_exit_write(KitEmu *emu, int status, void *user) {
   }
   for (size_t i = 0; i < cg.njumps; i++) {
     Jump *j = cg.jumps[i];
-    if (*j->exe && (!j->cond || j->jumped))
-      kit_prof_fn_jump(cg.prof, j->fn->id, j->line, j->addr, j->to_line, j->to_addr, j->cond, *j->exe,
-                       j->cond ? j->jumped : *j->exe);
+    uint64_t exe = collected(j->exe);
+    if (exe && (!j->cond || j->jumped))
+      kit_prof_fn_jump(cg.prof, j->fn->id, j->line, j->addr, j->to_line, j->to_addr, j->cond, exe, j->cond ? j->jumped : exe);
   }
   for (size_t n = 1; n < cg.node_cap; n++) {
     uint64_t c[MAX_EV] = {cg.node_ir[n]};
@@ -912,6 +950,7 @@ static int parse_cache(const char *opt, const char *v, KitCacheGeom *g) {
 static int parse_args(const char *args, Options *o) {
   snprintf(o->out_file, sizeof o->out_file, "callgrind.out.%%p");
   o->dump_line = true;
+  o->collect_atstart = true;
   /* cachegrind's defaults when it cannot ask the host */
   o->i1 = (KitCacheGeom){32768, 8, 64}, o->d1 = (KitCacheGeom){32768, 8, 64}, o->ll = (KitCacheGeom){8388608, 16, 64};
   char *copy = strdup(args ? args : ""), *save = NULL;
@@ -941,6 +980,11 @@ static int parse_args(const char *args, Options *o) {
     else if (IS("--dump-line")) rc = yes_no("--dump-line", v, &o->dump_line);
     else if (IS("--cache-sim")) rc = yes_no("--cache-sim", v, &o->cache_sim);
     else if (IS("--collect-jumps")) rc = yes_no("--collect-jumps", v, &o->collect_jumps);
+    else if (IS("--collect-atstart")) rc = yes_no("--collect-atstart", v, &o->collect_atstart);
+    else if (IS("--toggle-collect") && *v && o->ntoggle < sizeof o->toggle / sizeof o->toggle[0]) {
+      o->toggle[o->ntoggle] = strdup(v);
+      if (!o->toggle[o->ntoggle++]) abort();
+    }
     else if (IS("--separate-threads")) {
       bool on = false;
       rc = yes_no("--separate-threads", v, &on);
@@ -951,7 +995,7 @@ static int parse_args(const char *args, Options *o) {
     } else {
       fprintf(cg.err,
               "kit-emu: callgrind: unknown option '%s' (--callgrind-out-file=F, --dump-instr=yes|no, "
-              "--dump-line=yes|no, --collect-jumps=yes|no, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --folded-out=F, "
+              "--dump-line=yes|no, --collect-jumps=yes|no, --collect-atstart=yes|no, --toggle-collect=FUNC, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --folded-out=F, "
               "--flamegraph=F.svg)\n",
               a);
       rc = -1;
@@ -969,6 +1013,8 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   if (parse_args(args, &cg.o) < 0) return -1;
   cg.nev = cg.o.cache_sim ? MAX_EV : 1;
   cg.tree = cg.o.folded[0] || cg.o.flame[0];
+  cg.collecting = cg.o.collect_atstart;
+  cg.toggling = !cg.o.collect_atstart || cg.o.ntoggle;
   cg.prof = kit_prof_new(event_names, cg.nev);
   cg.board = kit_emu_scoreboard_new(tool, sizeof(uint64_t));
   cg.sp_reg = kit_emu_reg_role(cg.emu, KIT_EMU_ROLE_SP);

@@ -9,6 +9,8 @@ or instr line) and checks it against what the tests know.
       caller "*": from anywhere).
       "main>=PCT": main's inclusive cost (its callers' call costs) is at least
       PCT% of the total. "fn:EVENT=N": the function's self cost of EVENT.
+  cgfile.py incl FILE CALLER CALLEE   prints the inclusive Ir of CALLER's calls of
+      CALLEE (first event), summed over call sites.
   cgfile.py annotate FILE PLAIN INCL   the per-function figures of
       callgrind_annotate's output (--threshold=100; plain and --inclusive=yes)
       equal the file's, computed as callgrind_annotate defines them.
@@ -26,6 +28,7 @@ def parse(path):
     self_cost = collections.defaultdict(lambda: collections.Counter())  # "file:fn" -> event -> n
     fn_file = {}
     calls = collections.Counter()  # (caller fn, callee fn) -> calls
+    edge_cost = collections.Counter()  # (caller fn, callee fn) -> inclusive, first event
     call_cost = collections.defaultdict(lambda: collections.Counter())  # callee "file:fn" -> incl
     out_cost = collections.defaultdict(lambda: collections.Counter())  # caller "file:fn" -> its calls' costs
     totals = summary = None
@@ -73,6 +76,7 @@ def parse(path):
                 call_cost[callee].update(c)
                 out_cost["%s:%s" % (cur_file, cur_fn)].update(c)
                 calls[(cur_fn, cfn)] += pending
+                edge_cost[(cur_fn, cfn)] += cost[0] if cost else 0
                 pending, cfile = 0, None
             else:
                 self_cost["%s:%s" % (cur_file, cur_fn)].update(c)
@@ -100,6 +104,7 @@ def parse(path):
             summary = [int(x) for x in l.split()[1:]]
         else:
             raise SystemExit("%s: unexpected line %r" % (path, l))
+    parse.edge_cost = edge_cost
     return events, self_cost, calls, call_cost, out_cost, totals, summary
 
 
@@ -175,6 +180,10 @@ def annotate(path, plain, incl):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], sys.argv[3:]))
+    if len(sys.argv) == 5 and sys.argv[1] == "incl":
+        parse(sys.argv[2])
+        print(parse.edge_cost[(sys.argv[3], sys.argv[4])])
+        sys.exit(0)
     if len(sys.argv) == 5 and sys.argv[1] == "annotate":
         sys.exit(annotate(sys.argv[2], sys.argv[3], sys.argv[4]))
     sys.exit(__doc__)

@@ -76,6 +76,19 @@ ok "--collect-jumps=yes: work's loop branch" grep -Eq '^jcnd=399999/400000 [0-9]
 ok "--collect-jumps=yes: sums and calls" python3 "$here/cgfile.py" check cg.jumps "${expect[@]}"
 callgrind_annotate --inclusive=yes --tree=both --auto=yes cg.jumps >jumps.txt 2>jumps.err
 ok "--collect-jumps=yes: callgrind_annotate without warning" no_warning jumps.err jumps.txt
+# --toggle-collect: what is left out or kept is exactly a call's inclusive cost
+total() { sed -n 's/^totals: \([0-9]*\).*/\1/p' "$1"; }
+"$emu" --tool=callgrind,--toggle-collect=work,--callgrind-out-file=cg.nowork ./calls_static >out.mode 2>&1
+wcost=$(python3 "$here/cgfile.py" incl cg.static.1 main work)
+ok "--toggle-collect=work: the total less the calls of work ($wcost)" [ $(($(total cg.static.1) - $(total cg.nowork))) = "$wcost" ]
+ok "--toggle-collect=work: no call of work, the rest" python3 "$here/cgfile.py" check cg.nowork main'>'work=0 one_caller'>'leaf=3 recurse'>'recurse=11
+"$emu" --tool=callgrind,--collect-atstart=no,--toggle-collect=one_*,--toggle-collect=recurse,--callgrind-out-file=cg.only ./calls_static >out.mode 2>&1
+want=$(($(python3 "$here/cgfile.py" incl cg.static.1 main one_caller) + $(python3 "$here/cgfile.py" incl cg.static.1 main recurse)))
+ok "--collect-atstart=no --toggle-collect=one_*,recurse: their calls' cost only ($want)" [ "$(total cg.only)" = "$want" ]
+ok "--collect-atstart=no: the calls inside" python3 "$here/cgfile.py" check cg.only main'>'one_caller=1 one_caller'>'leaf=3 \
+  main'>'recurse=2 recurse'>'recurse=11 other_caller'>'leaf=0
+callgrind_annotate --inclusive=yes --tree=both cg.only >only.txt 2>only.err
+ok "--collect-atstart=no: callgrind_annotate without warning" no_warning only.err only.txt
 # the default name: callgrind.out.<pid>
 mkdir d && (cd d && "$emu" --tool=callgrind ../calls_static >/dev/null 2>&1)
 ok "default file callgrind.out.<pid>" bash -c 'ls d | grep -Eqx "callgrind\.out\.[0-9]+"'
