@@ -593,12 +593,21 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   Blk *b = user;
   if (b->jump && to == b->jump->target && cg.collecting) b->jump->jumped++;
   if (b->kind == BLK_COND) return; /* a branch inside the function, watched for --collect-jumps */
+  if (kind == KIT_EMU_EDGE_JUMP || kind == KIT_EMU_EDGE_COND) { /* most stay in the function (switch tables) */
+    const Thread *q = cg.threads[vcpu < MAX_THREADS ? vcpu : MAX_THREADS - 1];
+    if (q && q->n && to >= q->f[q->n - 1].fn->start && to < q->f[q->n - 1].fn->end) return;
+  }
   uint64_t now[MAX_EV];
   Thread *t = thread_of(vcpu, b->fn, now);
   Frame *top = &t->f[t->n - 1];
   if (kind == KIT_EMU_EDGE_CALL) {
     uint64_t sp = kit_emu_reg_read(emu, cg.sp_reg);
-    Fn *callee = b->last_to == to && b->last_edge ? b->last_edge->callee : fn_at(to);
+    if (b->last_to == to && b->last_edge) { /* the call site's callee as last time (never a PLT stub) */
+      settle(t, now);
+      push(t, b->last_edge, b->last_edge->callee, from + b->size, sp, now, false);
+      return;
+    }
+    Fn *callee = fn_at(to);
     if (in_plt(to, callee)) { /* the stub's cost is the caller's; its jump is the call */
       t->pending = true, t->pending_blk = b, t->pending_ret = from + b->size, t->pending_sp = sp;
       return;
@@ -713,6 +722,17 @@ static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a
 
 /* ---- translation --------------------------------------------------------------------------------- */
 
+/* the blocks' records, side by side (a call site's is read at every call) */
+static Blk *new_blk(void) {
+  static Blk *arena;
+  static size_t used, cap;
+  if (used == cap) {
+    cap = 4096, used = 0;
+    arena = xcalloc(cap, sizeof *arena);
+  }
+  return &arena[used++];
+}
+
 /* --collect-jumps=yes: the jump at in (inside fn, to a line of fn's own
  * file) and its counter; NULL for one the file cannot show */
 static Jump *jump_of(KitEmuInsn *in, Fn *fn, const KitEmuSymbol *at) {
@@ -794,7 +814,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
       kind = BLK_COND; /* whether it is taken: a callback */
   }
   if (!kind) return;
-  Blk *b = xcalloc(1, sizeof *b);
+  Blk *b = new_blk();
   *b = (Blk){.fn = fn, .line = cg.o.dump_line ? sym.line : 0, .addr = pc - (fn->mod ? fn->mod->bias : 0),
              .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
   kit_emu_tb_edge_cb(tb, on_edge, b);
