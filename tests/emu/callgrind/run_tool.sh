@@ -58,6 +58,11 @@ for kind in static dynamic; do
   ok "$kind: flame graph has main;work" grep -q '<title>work (' flame.$kind.svg
 done
 
+# with other tools: insncount and AddressSanitizer in the same run
+"$emu" --sanitize=address --tool=insncount --tool=callgrind,--callgrind-out-file=cg.asan ./calls_static >out.asan 2>err.asan
+n=$(sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions$/\1/p' err.asan)
+ok "with --sanitize=address and insncount: totals: $n, the same run's count" grep -qx "totals: $n" cg.asan
+ok "with --sanitize=address: calls" python3 "$here/cgfile.py" check cg.asan one_caller'>'leaf=3 other_caller'>'leaf=5 recurse'>'recurse=11
 # every execution mode gives the same file
 # (libc does more for a file than for /dev/null: the output goes where it went above)
 for mode in --tier=0 --tier=1 --single-step --no-chain; do
