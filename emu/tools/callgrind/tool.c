@@ -10,9 +10,12 @@
  * another function is a call, returning with it), longjmp (frames whose
  * stack pointer lies below the one returned to are gone), signal handlers
  * (called from the interrupted function, gone at rt_sigreturn), calls
- * through the PLT (the stub's cost is the caller's, its jump the call, as
- * callgrind's --skip-plt=yes). --cache-sim=yes adds cachegrind's cache model,
- * fed by a callback per block (fetches) and per load and store. */
+ * through the PLT (a call of a stub is no call: the stub's jump is the call,
+ * from the stub's caller, as callgrind's --skip-plt=yes). --cache-sim=yes
+ * adds cachegrind's cache model, fed by a callback per block (fetches) and
+ * per load and store; --collect-jumps=yes an inline counter per jump and a
+ * callback per conditional branch; --toggle-collect keeps the counters'
+ * values when collection stops and subtracts what they counted meanwhile. */
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
