@@ -137,16 +137,17 @@ typedef struct Jump { /* --collect-jumps=yes: a jump or branch inside a function
   bool cond;
 } Jump;
 
-typedef struct Blk { /* what an edge callback needs of its block */
-  Fn *fn;      /* of the last instruction */
-  uint32_t line;
-  uint64_t addr; /* link-time address of the last instruction */
-  uint8_t size;  /* of the last instruction */
-  uint8_t kind;
-  /* the last call's target and edge, for the next call from here */
+typedef struct Blk { /* what an edge callback needs of its block: one cache line */
+  _Alignas(64) Fn *fn; /* of the last instruction */
+  uint64_t fn_start;   /* fn's range, here for the jumps that stay in it */
+  /* the last call's target, callee and edge, for the next call from here */
   uint64_t last_to;
+  Fn *last_callee;
   Edge *last_edge;
   Jump *jump; /* --collect-jumps=yes: the conditional branch it ends in */
+  uint32_t fn_len, line;
+  uint8_t size; /* of the last instruction */
+  uint8_t kind;
 } Blk;
 
 typedef struct Fetch { /* --cache-sim: the block's instructions, fetched on entry */
@@ -168,6 +169,7 @@ typedef struct Frame {
   uint64_t enter[MAX_EV];
   bool tail;       /* it replaced the frame below (a tail call): both return at once */
   bool toggled;    /* its call toggled collection (--toggle-collect): its return toggles back */
+  bool counted;    /* called while collecting: a call of its edge */
   bool signal;     /* a signal handler: gone at rt_sigreturn */
 } Frame;
 
@@ -545,20 +547,24 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
     }
     callee->active_node = node;
   }
-  bool toggles = callee->toggle && !callee->active; /* its outermost frame toggles, not recursion */
-  callee->active++;
+  bool toggles = cg.toggling && callee->toggle && !callee->active; /* its outermost frame toggles, not recursion */
+  if (cg.tree || cg.toggling) callee->active++; /* only they ask (a store fewer per call) */
   if (toggles) toggle_collection(t);
-  if (e && cg.collecting) e->calls++;
   Frame *f = &t->f[t->n++];
-  *f = (Frame){.fn = callee, .edge = e, .node = node, .ret = ret, .sp = sp, .tail = tail, .toggled = toggles};
-  memcpy(f->enter, now, cg.nev * sizeof *now);
+  /* field by field: a compound literal would clear all of enter[] first (rep stos) */
+  f->fn = callee, f->edge = e, f->node = node, f->ret = ret, f->sp = sp;
+  f->tail = tail, f->signal = false, f->toggled = toggles, f->counted = cg.collecting;
+  if (cg.nev == 1) f->enter[EV_IR] = now[EV_IR];
+  else memcpy(f->enter, now, cg.nev * sizeof *now);
 }
 
 static void pop(Thread *t, const uint64_t *now) {
   Frame *f = &t->f[--t->n];
-  if (f->edge)
+  if (f->edge) { /* the edge's figures, touched once per call */
+    f->edge->calls += f->counted;
     for (unsigned v = 0; v < cg.nev; v++) f->edge->incl[v] += now[v] - f->enter[v];
-  f->fn->active--;
+  }
+  if (cg.tree || cg.toggling) f->fn->active--;
   if (f->toggled) toggle_collection(t);
 }
 
@@ -582,11 +588,14 @@ static Thread *thread_of(unsigned vcpu, Fn *here, uint64_t *now) {
   return t;
 }
 
+/* the link-time address of pc in b's function's module */
+static uint64_t link_addr(const Blk *b, uint64_t pc) { return pc - (b->fn->mod ? b->fn->mod->bias : 0); }
+
 static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, const uint64_t *now) {
   Edge *e = b->last_edge;
-  if (!e || b->last_to != to || e->caller != b->fn) {
-    e = edge_of(b->fn, b->line, b->addr, fn_at(to));
-    b->last_to = to, b->last_edge = e;
+  if (!e || b->last_to != to) {
+    e = edge_of(b->fn, b->line, link_addr(b, ret - b->size), fn_at(to));
+    b->last_to = to, b->last_edge = e, b->last_callee = e->callee;
   }
   settle(t, now);
   push(t, e, e->callee, ret, sp, now, false);
@@ -596,10 +605,8 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   Blk *b = user;
   if (b->jump && to == b->jump->target && cg.collecting) b->jump->jumped++;
   if (b->kind == BLK_COND) return; /* a branch inside the function, watched for --collect-jumps */
-  if (kind == KIT_EMU_EDGE_JUMP || kind == KIT_EMU_EDGE_COND) { /* most stay in the function (switch tables) */
-    const Thread *q = cg.threads[vcpu < MAX_THREADS ? vcpu : MAX_THREADS - 1];
-    if (q && q->n && to >= q->f[q->n - 1].fn->start && to < q->f[q->n - 1].fn->end) return;
-  }
+  /* most jumps stay in the function (switch tables) */
+  if ((kind == KIT_EMU_EDGE_JUMP || kind == KIT_EMU_EDGE_COND) && to - b->fn_start < b->fn_len) return;
   uint64_t now[MAX_EV];
   Thread *t = thread_of(vcpu, b->fn, now);
   Frame *top = &t->f[t->n - 1];
@@ -607,7 +614,7 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     uint64_t sp = kit_emu_reg_read(emu, cg.sp_reg);
     if (b->last_to == to && b->last_edge) { /* the call site's callee as last time (never a PLT stub) */
       settle(t, now);
-      push(t, b->last_edge, b->last_edge->callee, from + b->size, sp, now, false);
+      push(t, b->last_edge, b->last_callee, from + b->size, sp, now, false);
       return;
     }
     Fn *callee = fn_at(to);
@@ -656,7 +663,7 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     pop(t, now);
     return;
   }
-  push(t, edge_of(b->fn, b->line, b->addr, dest), dest, top->ret, top->sp, now, true);
+  push(t, edge_of(b->fn, b->line, link_addr(b, from), dest), dest, top->ret, top->sp, now, true);
 }
 
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *user) {
@@ -818,8 +825,8 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   }
   if (!kind) return;
   Blk *b = new_blk();
-  *b = (Blk){.fn = fn, .line = cg.o.dump_line ? sym.line : 0, .addr = pc - (fn->mod ? fn->mod->bias : 0),
-             .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
+  *b = (Blk){.fn = fn, .fn_start = fn->start, .fn_len = fn->end - fn->start > UINT32_MAX ? UINT32_MAX : (uint32_t)(fn->end - fn->start),
+             .line = cg.o.dump_line ? sym.line : 0, .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
   kit_emu_tb_edge_cb(tb, on_edge, b);
 }
 
