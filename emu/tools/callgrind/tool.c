@@ -630,19 +630,20 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     t->pending = false;
     settle(t, now);
     /* frames called from below the stack pointer returned to are gone (longjmp) */
-    while (t->n > 1 && t->f[t->n - 1].sp < sp && !t->f[t->n - 1].signal) pop(t, now);
+    while (t->n > 1 && t->f[t->n - 1].sp < sp) pop(t, now);
     if (t->n > 1 && t->f[t->n - 1].ret == to) {
       pop_call(t, now);
       return;
     }
-    /* a return with no call: unwind to the function it returns into */
+    /* a return with no call (longjmp, also out of a signal handler): unwind
+     * to the frame of the function it returns into whose callee was called
+     * at this stack pointer (not a deeper instance of it) */
     Fn *dest = fn_at(to);
-    size_t k = t->n;
-    while (k > 1 && t->f[k - 1].fn != dest && t->f[k - 1].sp <= sp && !t->f[k - 1].signal) k--;
-    if (t->f[k - 1].fn == dest) {
-      while (t->n > k) pop(t, now);
-      return;
-    }
+    for (size_t k = t->n; k-- > 0;)
+      if (t->f[k].fn == dest && (k + 1 == t->n || t->f[k + 1].sp >= sp)) {
+        while (t->n > k + 1) pop(t, now);
+        return;
+      }
     Frame *cur = &t->f[t->n - 1];
     if (cur->signal || cur->fn == dest) return; /* a handler returning to its trampoline */
     push(t, edge_of(cur->fn, 0, 0, dest), dest, cur->ret, cur->sp, now, true);

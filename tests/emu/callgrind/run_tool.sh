@@ -58,6 +58,14 @@ for kind in static dynamic; do
   ok "$kind: flame graph has main;work" grep -q '<title>work (' flame.$kind.svg
 done
 
+# faults caught by a handler on an alternate stack that siglongjmps out
+# (tests/emu/guest/segv.c): the handler called from main 4 times, totals as
+# insncount's, the faulting loads' instructions not counted
+riscv64-linux-gnu-gcc -O2 -g -static -o segv "$guest/../../guest/segv.c" || exit 1
+"$emu" --tool=insncount --tool=callgrind,--callgrind-out-file=cg.segv ./segv >out.segv 2>err.segv
+n=$(sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions$/\1/p' err.segv)
+ok "segv: totals: $n, the same run's count" grep -qx "totals: $n" cg.segv
+ok "segv: the handler called 4 times, from main" python3 "$here/cgfile.py" check cg.segv main'>'on_segv=4 '*>on_segv=4'
 # with other tools: insncount and AddressSanitizer in the same run
 "$emu" --sanitize=address --tool=insncount --tool=callgrind,--callgrind-out-file=cg.asan ./calls_static >out.asan 2>err.asan
 n=$(sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions$/\1/p' err.asan)
