@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 for t in riscv64-linux-gnu-gcc callgrind_annotate xmllint rsvg-convert python3; do
   command -v $t >/dev/null || { echo "$t not installed"; exit 77; }
 done
-work=$(mktemp -d "${TMPDIR:-/tmp}/kit-callgrind.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/kit-callgrind.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 ok() { if "${@:2}" >"$work/ok.log" 2>&1; then pass=$((pass + 1)); else echo "FAIL $1"; cat "$work/ok.log"; fail=$((fail + 1)); fi; }
