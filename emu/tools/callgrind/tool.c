@@ -498,7 +498,7 @@ static Edge *edge_of(Fn *caller, uint32_t line, uint64_t addr, Fn *callee) {
 
 /* ---- execution: the shadow stack --------------------------------------------------------------- */
 
-static void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
+static inline void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
   static const uint64_t none;
   if (!t->ir) t->ir = kit_emu_scoreboard_entry(cg.board, vcpu); /* at a fixed address */
   if (!t->ir) t->ir = &none; /* a thread past the scoreboard */
@@ -579,9 +579,13 @@ static void pop_call(Thread *t, const uint64_t *now) {
 
 /* the thread's state and its costs now; its first frame is the function
  * it is in when first seen */
-static Thread *thread_of(unsigned vcpu, Fn *here, uint64_t *now) {
+static inline Thread *thread_of(unsigned vcpu, Fn *here, uint64_t *now) {
   if (vcpu >= MAX_THREADS) vcpu = MAX_THREADS - 1;
   Thread *t = cg.threads[vcpu];
+  if (__builtin_expect(t && t->n && cg.nev == 1 && cg.collecting, 1)) { /* the usual case, inline */
+    now[EV_IR] = *t->ir - t->excl_ir;
+    return t;
+  }
   if (!t) t = cg.threads[vcpu] = xcalloc(1, sizeof *t);
   now_costs(t, vcpu, now);
   if (!t->n) push(t, NULL, here, 0, UINT64_MAX, now, false);
@@ -626,9 +630,13 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     return;
   }
   if (kind == KIT_EMU_EDGE_RET) {
-    uint64_t sp = kit_emu_reg_read(emu, cg.sp_reg);
     t->pending = false;
     settle(t, now);
+    if (t->n > 1 && top->ret == to) { /* the common case: the return of the top frame */
+      pop_call(t, now);
+      return;
+    }
+    uint64_t sp = kit_emu_reg_read(emu, cg.sp_reg);
     /* frames called from below the stack pointer returned to are gone (longjmp) */
     while (t->n > 1 && t->f[t->n - 1].sp < sp) pop(t, now);
     if (t->n > 1 && t->f[t->n - 1].ret == to) {
