@@ -149,6 +149,7 @@ typedef struct Blk { /* what an edge callback needs of its block: one cache line
   uint8_t size; /* of the last instruction */
   uint8_t kind;
 } Blk;
+_Static_assert(sizeof(Blk) == 64, "a block's record is one cache line");
 
 typedef struct Fetch { /* --cache-sim: the block's instructions, fetched on entry */
   uint32_t n;
@@ -747,7 +748,9 @@ static Blk *new_blk(void) {
   static size_t used, cap;
   if (used == cap) {
     cap = 4096, used = 0;
-    arena = xcalloc(cap, sizeof *arena);
+    arena = aligned_alloc(_Alignof(Blk), cap * sizeof *arena); /* calloc aligns to 16 only */
+    if (!arena) abort();
+    memset(arena, 0, cap * sizeof *arena);
   }
   return &arena[used++];
 }
