@@ -39,8 +39,9 @@ static void usage(FILE *f) {
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
-        "  --tool=NAME[,ARGS] insncount, or a path to a tool shared object (docs/tools.md) and its\n"
-        "                     arguments; several --tool options run together, in their order\n"
+        "  --tool=NAME[,ARGS] insncount, callgrind (its options after commas: docs/callgrind.md), or a\n"
+        "                     path to a tool shared object (docs/tools.md) and its arguments; several\n"
+        "                     --tool options run together, in their order\n"
         "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
         "  --trace=EVENTS     stream events to --trace-out (docs/trace-format.md): a comma list of insn,\n"
         "                     block, branch, mem, regs, syscall, mmap, signal, thread, translate, all\n"
@@ -228,12 +229,23 @@ static int parse_options(int argc, char **argv, Args *a) {
   return i;
 }
 
-/* the built-in tools --tool names (each one file in tools/) */
+/* insncount takes no arguments */
+static int insncount_main(KitEmuTool *tool, const char *args, FILE *err) {
+  if (args && *args) {
+    fprintf(err, "kit-emu: insncount takes no arguments (got '%s')\n", args);
+    return -1;
+  }
+  return kit_emu_tool_insncount_main(tool, err);
+}
+
+/* the built-in tools --tool names (each one file in tools/), with what
+ * follows the comma */
 static const struct {
   const char *name;
-  int (*main)(KitEmuTool *tool, FILE *out);
+  int (*main)(KitEmuTool *tool, const char *args, FILE *err);
 } builtin[] = {
-    {"insncount", kit_emu_tool_insncount_main},
+    {"insncount", insncount_main},
+    {"callgrind", kit_emu_tool_callgrind_main},
 };
 
 /* the tools the command line names, on emu, in its order (the sanitizers,
@@ -260,11 +272,11 @@ static int install_tools(KitEmu *emu, const Args *a) {
     size_t k = 0;
     while (k < sizeof builtin / sizeof builtin[0] && strcmp(builtin[k].name, name)) k++;
     if (k == sizeof builtin / sizeof builtin[0]) {
-      fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, or a path to a tool .so)\n", name);
+      fprintf(stderr, "kit-emu: unknown tool '%s' (insncount, callgrind, or a path to a tool .so)\n", name);
       return -1;
     }
     KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
-    if (!t || builtin[k].main(t, stderr) < 0) return -1;
+    if (!t || builtin[k].main(t, a->tool[i].args, stderr) < 0) return -1;
   }
   /* last: a command line refused before it leaves no stream behind */
   if (a->trace || a->trace_out || a->trace_drop || a->trace_ring) {

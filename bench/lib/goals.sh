@@ -114,6 +114,8 @@ goals_table() {
   goal_row "static hello start-up, kit-emu / qemu" "<=" 3.0 emu-s/qemu-s 0 hello
   goal_row "kit-emu --tool=insncount (inline) / kit-emu (static)" "<=" 1.10 emu-insncount/emu-s 0 lua bzip2
   goal_row "kit-emu with a call per block / kit-emu (static)" "<=" 1.5 emu-blockcb/emu-s 0 lua bzip2
+  goal_row "kit-emu --tool=callgrind / kit-emu (static)" "<=" 2.0 emu-callgrind/emu-s 0 lua sqlite
+  goal_row "kit-emu callgrind's slowdown / valgrind callgrind's (each / gcc -O2)" "<=" 0.2 emu-callgrind/gcc-emu/vcallgrind/gcc-tool 0 lua sqlite
   goal_row "kit-emu with a tool that registers nothing / kit-emu (static)" "<=" 1.03 emu-nulltool/emu-s 0 lua bzip2
   b="$(beside "at -O0" kitcc-O0/clang-16-O0 compile)"
   BESIDE=$b goal_row "compile time, kitcc -O2 / clang-16 -O2 ($([ "$QUICK" = 1 ] && echo "Lua files, --quick" || echo sqlite3.c))" "<=" 1.5 kitcc-O2/clang-16-O2 0 compile

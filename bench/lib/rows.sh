@@ -102,6 +102,7 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
     GR[$wl.memcheck]=$LAST_ROW GR[$wl.gcc-tool]=$tref
     set_cmd "$wl" "$st" "$BENCH_BUILD/gcc/$wl/bin" valgrind --tool=callgrind -q --callgrind-out-file=/dev/null
     ROW_ONCE=$ONCE row_add "$wl" "valgrind callgrind (gcc -O2 build)" "$input" "$tref" "$tref" "$(full_only "$wl" "$(both "$(need valgrind)" "$gst")")" "${CMD[@]}"
+    GR[$wl.vcallgrind]=$LAST_ROW
   fi
 
   if [ "$se" != "$st" ]; then
@@ -133,6 +134,12 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
   set_cmd "$wl" "$st" "$s" "$KITEMU" --tool=insncount
   ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=insncount, static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:insncount)" "$st_rv")")" "${CMD[@]}"
   GR[$wl.emu-insncount]=$LAST_ROW
+  if [ "$wl" != hello ]; then
+    # the profiler beside valgrind's (goals: docs/callgrind.md, issue 18)
+    set_cmd "$wl" "$st" "$s" "$KITEMU" --tool=callgrind,--callgrind-out-file=/dev/null
+    ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=callgrind, static" "$input" "$qref" "$tref" "$(both "$(need emu:callgrind)" "$st_rv")" "${CMD[@]}"
+    GR[$wl.emu-callgrind]=$LAST_ROW GR[$wl.gcc-emu]=$tref
+  fi
   if [ "$wl" != hello ]; then
     local ts; ts=$([ -f "$BLOCK_TOOL" ] && echo ok || echo "not built (bench/tools/block_cb_tool.c)")
     set_cmd "$wl" "$st" "$s" "$KITEMU" --tool="$BLOCK_TOOL"

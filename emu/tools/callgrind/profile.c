@@ -106,6 +106,7 @@ void kit_prof_free(KitProf *p) {
   free(p->costs);
   free(p->cost_keys);
   free(p->cost_map.slots);
+  free(p->flat), free(p->flat_costs), free(p->flat_calls), free(p->flat_call_costs), free(p->flat_jumps);
   free(p);
 }
 
@@ -182,6 +183,10 @@ void kit_prof_cost(KitProf *p, KitProfNode n, const char *file, uint32_t line, c
 
 uint64_t kit_prof_total(const KitProf *p, unsigned e) {
   uint64_t t = 0;
+  if (p->nflat) {
+    for (size_t i = 0; i < p->nflat; i++) t += p->flat_costs[i * p->nevents + e];
+    return t;
+  }
   for (size_t i = 0; i < p->ncosts; i++) t += p->costs[i * p->nevents + e];
   return t;
 }
@@ -197,3 +202,40 @@ uint64_t *kit_prof__inclusive(const KitProf *p) {
     for (unsigned e = 0; e < p->nevents; e++) inc[p->nodes[n].parent * p->nevents + e] += inc[n * p->nevents + e];
   return inc;
 }
+
+/* ---- function-level figures ----------------------------------------------------- */
+
+void kit_prof_fn_cost(KitProf *p, KitProfFn fn, const char *file, uint32_t line, uint64_t addr, const uint64_t *costs) {
+  if (p->nflat == p->flat_cap) {
+    p->flat_cap = p->flat_cap ? 2 * p->flat_cap : 1024;
+    p->flat = xrealloc(p->flat, p->flat_cap * sizeof *p->flat);
+    p->flat_costs = xrealloc(p->flat_costs, p->flat_cap * p->nevents * sizeof *p->flat_costs);
+  }
+  uint32_t f = file ? kit_prof__name(p, file) : p->fns[fn].file;
+  p->flat[p->nflat] = (ProfFlatCost){fn, f, line, addr};
+  memcpy(&p->flat_costs[p->nflat * p->nevents], costs, p->nevents * sizeof *costs);
+  p->nflat++;
+}
+
+void kit_prof_fn_call(KitProf *p, KitProfFn caller, uint32_t line, uint64_t addr, KitProfFn callee, uint64_t calls,
+                      const uint64_t *incl) {
+  if (p->nflat_calls == p->flat_calls_cap) {
+    p->flat_calls_cap = p->flat_calls_cap ? 2 * p->flat_calls_cap : 256;
+    p->flat_calls = xrealloc(p->flat_calls, p->flat_calls_cap * sizeof *p->flat_calls);
+    p->flat_call_costs = xrealloc(p->flat_call_costs, p->flat_calls_cap * p->nevents * sizeof *p->flat_call_costs);
+  }
+  p->flat_calls[p->nflat_calls] = (ProfFlatCall){caller, callee, line, addr, calls};
+  memcpy(&p->flat_call_costs[p->nflat_calls * p->nevents], incl, p->nevents * sizeof *incl);
+  p->nflat_calls++;
+}
+
+void kit_prof_fn_jump(KitProf *p, KitProfFn fn, uint32_t line, uint64_t addr, uint32_t to_line, uint64_t to_addr,
+                      bool cond, uint64_t exe, uint64_t jumped) {
+  if (p->nflat_jumps == p->flat_jumps_cap) {
+    p->flat_jumps_cap = p->flat_jumps_cap ? 2 * p->flat_jumps_cap : 256;
+    p->flat_jumps = xrealloc(p->flat_jumps, p->flat_jumps_cap * sizeof *p->flat_jumps);
+  }
+  p->flat_jumps[p->nflat_jumps++] = (ProfFlatJump){fn, line, to_line, addr, to_addr, exe, jumped, cond};
+}
+
+void kit_prof_set_instr_positions(KitProf *p, bool on) { p->instr_positions = on; }

@@ -38,8 +38,30 @@ KitProfFn kit_prof_node_fn(const KitProf *p, KitProfNode n);
  * NULL means the function's file. costs has nevents entries. */
 void kit_prof_cost(KitProf *p, KitProfNode n, const char *file, uint32_t line, const uint64_t *costs);
 
-/* the sum of all self costs of event e */
+/* the sum of all self costs of event e (of the function-level figures
+ * below when there are any) */
 uint64_t kit_prof_total(const KitProf *p, unsigned e);
+
+/* ---- function-level figures, as callgrind keeps them ----------------------------
+ * A collector that keeps self costs per function and call costs per call
+ * site itself (no calling context: exact however deep the recursion) gives
+ * them here; when there are any, kit_prof_write_callgrind writes these
+ * instead of summing the contexts, which then feed only the folded stacks
+ * and the flame graph. addr is the position's instruction address (written
+ * with kit_prof_set_instr_positions; 0 otherwise). */
+void kit_prof_fn_cost(KitProf *p, KitProfFn fn, const char *file, uint32_t line, uint64_t addr, const uint64_t *costs);
+/* calls calls of callee from the call site (line, addr) of caller, whose
+ * inclusive cost was incl (nevents entries) */
+void kit_prof_fn_call(KitProf *p, KitProfFn caller, uint32_t line, uint64_t addr, KitProfFn callee, uint64_t calls,
+                      const uint64_t *incl);
+/* a jump inside fn from (line, addr) to (to_line, to_addr), as callgrind's
+ * --collect-jumps=yes writes it: a conditional one (jcnd=) executed exe
+ * times and taken jumped times, an unconditional one (jump=) taken jumped
+ * times */
+void kit_prof_fn_jump(KitProf *p, KitProfFn fn, uint32_t line, uint64_t addr, uint32_t to_line, uint64_t to_addr,
+                      bool cond, uint64_t exe, uint64_t jumped);
+/* "positions: instr line": every cost line starts with its address */
+void kit_prof_set_instr_positions(KitProf *p, bool on);
 
 typedef struct KitProfHeader {
   const char *creator; /* "kit-emu 0.1" */
@@ -92,5 +114,14 @@ typedef struct KitCacheCost {
 void kit_cache_fetch(KitCacheSim *s, uint64_t addr, unsigned size, KitCacheCost *c);
 void kit_cache_read(KitCacheSim *s, uint64_t addr, unsigned size, KitCacheCost *c);
 void kit_cache_write(KitCacheSim *s, uint64_t addr, unsigned size, KitCacheCost *c);
+
+/* ---- an ELF file's DWARF line table (lines.c) ------------------------------------ */
+
+typedef struct KitLineTab KitLineTab;
+/* NULL when the file cannot be read or has no line rows */
+KitLineTab *kit_lines_load(const char *path);
+/* the file and line of link-time address addr; false outside every sequence */
+bool kit_lines_find(const KitLineTab *t, uint64_t addr, const char **file, unsigned *line);
+void kit_lines_free(KitLineTab *t);
 
 #endif

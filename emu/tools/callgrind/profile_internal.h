@@ -31,6 +31,25 @@ typedef struct ProfCostKey {
   uint32_t file, line;
 } ProfCostKey;
 
+typedef struct ProfFlatCost { /* kit_prof_fn_cost */
+  KitProfFn fn;
+  uint32_t file, line;
+  uint64_t addr;
+} ProfFlatCost;
+
+typedef struct ProfFlatCall { /* kit_prof_fn_call */
+  KitProfFn caller, callee;
+  uint32_t line;
+  uint64_t addr, calls;
+} ProfFlatCall;
+
+typedef struct ProfFlatJump { /* kit_prof_fn_jump */
+  KitProfFn fn;
+  uint32_t line, to_line;
+  uint64_t addr, to_addr, exe, jumped;
+  bool cond;
+} ProfFlatJump;
+
 struct KitProf {
   unsigned nevents;
   char *events[KIT_PROF_MAX_EVENTS];
@@ -47,6 +66,15 @@ struct KitProf {
   uint64_t *costs; /* nevents per cost key */
   size_t ncosts, costs_cap;
   ProfMap cost_map;
+  ProfFlatCost *flat;
+  uint64_t *flat_costs; /* nevents per flat cost */
+  size_t nflat, flat_cap;
+  ProfFlatCall *flat_calls;
+  uint64_t *flat_call_costs;
+  size_t nflat_calls, flat_calls_cap;
+  ProfFlatJump *flat_jumps;
+  size_t nflat_jumps, flat_jumps_cap;
+  bool instr_positions;
 };
 
 uint32_t kit_prof__name(KitProf *p, const char *s);

@@ -10,13 +10,14 @@
 typedef struct SelfLine {
   KitProfFn fn;
   uint32_t file, line;
+  uint64_t addr;
   const uint64_t *cost;
 } SelfLine;
 
 typedef struct CallEdge {
   KitProfFn caller, callee;
   uint32_t line;
-  uint64_t calls;
+  uint64_t addr, calls;
   uint64_t *incl;
 } CallEdge;
 
@@ -29,12 +30,14 @@ static int cmp_self(const void *a, const void *b) {
   bool xo = x->file == own, yo = y->file == own;
   if (xo != yo) return xo ? -1 : 1; /* the function's own file first */
   if (x->file != y->file) return x->file < y->file ? -1 : 1;
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
 static int cmp_edge(const void *a, const void *b) {
   const CallEdge *x = a, *y = b;
   if (x->caller != y->caller) return x->caller < y->caller ? -1 : 1;
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
   return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
@@ -66,9 +69,10 @@ static void put_fn(Names *n, FILE *out, const char *key, KitProfFn fn) {
   put_name(out, key, n->fn_id, &n->next_fn, fn, n->p->names[n->p->fns[fn].name]);
 }
 
-static void put_costs(FILE *out, uint32_t line, const uint64_t *c, unsigned nevents) {
-  unsigned last = nevents;
+static void put_costs(const KitProf *p, FILE *out, uint64_t addr, uint32_t line, const uint64_t *c) {
+  unsigned last = p->nevents;
   while (last > 1 && c[last - 1] == 0) last--; /* trailing zeros may be left out */
+  if (p->instr_positions) fprintf(out, "0x%" PRIx64 " ", addr);
   fprintf(out, "%u", line);
   for (unsigned e = 0; e < last; e++) fprintf(out, " %" PRIu64, c[e]);
   fputc('\n', out);
@@ -77,16 +81,19 @@ static void put_costs(FILE *out, uint32_t line, const uint64_t *c, unsigned neve
 /* one line per (function, file, line), summing the contexts of the function;
  * the sums go to *store (nevents per line) */
 static SelfLine *self_lines(const KitProf *p, size_t *n, uint64_t **store) {
-  SelfLine *s = malloc((p->ncosts ? p->ncosts : 1) * sizeof *s);
-  uint64_t *acc = calloc((p->ncosts ? p->ncosts : 1) * p->nevents, sizeof *acc);
+  size_t k = p->nflat ? p->nflat : p->ncosts; /* the function-level figures when there are any */
+  SelfLine *s = malloc((k ? k : 1) * sizeof *s);
+  uint64_t *acc = calloc((k ? k : 1) * p->nevents, sizeof *acc);
   if (!s || !acc) abort();
-  for (size_t i = 0; i < p->ncosts; i++)
-    s[i] = (SelfLine){p->nodes[p->cost_keys[i].node].fn, p->cost_keys[i].file, p->cost_keys[i].line,
-                      &p->costs[i * p->nevents]};
+  for (size_t i = 0; i < k; i++)
+    s[i] = p->nflat ? (SelfLine){p->flat[i].fn, p->flat[i].file, p->flat[i].line, p->flat[i].addr,
+                                 &p->flat_costs[i * p->nevents]}
+                    : (SelfLine){p->nodes[p->cost_keys[i].node].fn, p->cost_keys[i].file, p->cost_keys[i].line, 0,
+                                 &p->costs[i * p->nevents]};
   sort_p = p;
-  qsort(s, p->ncosts, sizeof *s, cmp_self);
+  qsort(s, k, sizeof *s, cmp_self);
   size_t m = 0;
-  for (size_t i = 0; i < p->ncosts; i++) {
+  for (size_t i = 0; i < k; i++) {
     const uint64_t *from = s[i].cost;
     if (!m || cmp_self(&s[m - 1], &s[i])) {
       s[m] = s[i];
@@ -104,13 +111,21 @@ static SelfLine *self_lines(const KitProf *p, size_t *n, uint64_t **store) {
 /* one edge per (caller, call line, callee), summing the contexts that share
  * it; their inclusive costs go to *store (nevents per edge) */
 static CallEdge *call_edges(const KitProf *p, const uint64_t *inc, size_t *n, uint64_t **store) {
-  CallEdge *e = malloc((p->nnodes ? p->nnodes : 1) * sizeof *e);
+  size_t cap = p->nflat ? p->nflat_calls : p->nnodes;
+  CallEdge *e = malloc((cap ? cap : 1) * sizeof *e);
   if (!e) abort();
   size_t k = 0;
-  for (size_t i = 1; i < p->nnodes; i++) {
-    const ProfNode *nd = &p->nodes[i];
-    if (!nd->parent) continue; /* the entry point: nobody called it */
-    e[k++] = (CallEdge){p->nodes[nd->parent].fn, nd->fn, nd->call_line, nd->calls, (uint64_t *)&inc[i * p->nevents]};
+  if (p->nflat) {
+    for (size_t i = 0; i < p->nflat_calls; i++) {
+      const ProfFlatCall *c = &p->flat_calls[i];
+      e[k++] = (CallEdge){c->caller, c->callee, c->line, c->addr, c->calls, &p->flat_call_costs[i * p->nevents]};
+    }
+  } else {
+    for (size_t i = 1; i < p->nnodes; i++) {
+      const ProfNode *nd = &p->nodes[i];
+      if (!nd->parent) continue; /* the entry point: nobody called it */
+      e[k++] = (CallEdge){p->nodes[nd->parent].fn, nd->fn, nd->call_line, 0, nd->calls, (uint64_t *)&inc[i * p->nevents]};
+    }
   }
   qsort(e, k, sizeof *e, cmp_edge);
   uint64_t *acc = calloc((k ? k : 1) * p->nevents, sizeof *acc);
@@ -132,11 +147,30 @@ static CallEdge *call_edges(const KitProf *p, const uint64_t *inc, size_t *n, ui
   return e;
 }
 
+static int cmp_jump(const void *a, const void *b) {
+  const ProfFlatJump *x = a, *y = b;
+  if (x->fn != y->fn) return x->fn < y->fn ? -1 : 1;
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  if (x->to_addr != y->to_addr) return x->to_addr < y->to_addr ? -1 : 1;
+  return x->to_line < y->to_line ? -1 : x->to_line > y->to_line;
+}
+
+/* "jump=N TARGET" or "jcnd=TAKEN/EXE TARGET", then the jump's own position */
+static void put_jump(const KitProf *p, FILE *out, const ProfFlatJump *j) {
+  if (j->cond) fprintf(out, "jcnd=%" PRIu64 "/%" PRIu64 " ", j->jumped, j->exe);
+  else fprintf(out, "jump=%" PRIu64 " ", j->jumped);
+  if (p->instr_positions) fprintf(out, "0x%" PRIx64 " ", j->to_addr);
+  fprintf(out, "%u\n", j->to_line);
+  if (p->instr_positions) fprintf(out, "0x%" PRIx64 " ", j->addr);
+  fprintf(out, "%u\n", j->line);
+}
+
 static void write_header(const KitProf *p, FILE *out, const KitProfHeader *h) {
   fprintf(out, "# callgrind format\nversion: 1\ncreator: %s\npid: %ld\ncmd: %s\npart: 1\n\n",
           h && h->creator ? h->creator : "kit-emu", h ? h->pid : 0, h && h->cmd ? h->cmd : "");
   for (const char **d = h ? h->desc : NULL; d && *d; d++) fprintf(out, "desc: %s\n", *d);
-  fprintf(out, "\npositions: line\nevents:");
+  fprintf(out, "\npositions: %s\nevents:", p->instr_positions ? "instr line" : "line");
   for (unsigned e = 0; e < p->nevents; e++) fprintf(out, " %s", p->events[e]);
   fprintf(out, "\nsummary:");
   for (unsigned e = 0; e < p->nevents; e++) fprintf(out, " %" PRIu64, kit_prof_total(p, e));
@@ -154,6 +188,8 @@ int kit_prof_write_callgrind(const KitProf *p, FILE *out, const KitProfHeader *h
               .obj_id = calloc(p->nnames + 1, 4)};
   if (!nm.file_id || !nm.fn_id || !nm.obj_id) abort();
   write_header(p, out, h);
+  qsort(p->flat_jumps, p->nflat_jumps, sizeof *p->flat_jumps, cmp_jump); /* the order only */
+  size_t ji = 0;
   uint32_t cur_obj = UINT32_MAX;
   size_t si = 0, ei = 0;
   for (KitProfFn f = 0; f < p->nfns; f++) {
@@ -166,7 +202,7 @@ int kit_prof_write_callgrind(const KitProf *p, FILE *out, const KitProfHeader *h
     uint32_t cur_file = fn->file;
     for (; si < nself && self[si].fn == f; si++) {
       if (self[si].file != cur_file) put_file(&nm, out, "fi", cur_file = self[si].file);
-      put_costs(out, self[si].line, self[si].cost, p->nevents);
+      put_costs(p, out, self[si].addr, self[si].line, self[si].cost);
     }
     if (cur_file != fn->file) put_file(&nm, out, "fe", cur_file = fn->file);
     for (; ei < nedges && edges[ei].caller == f; ei++) {
@@ -175,8 +211,10 @@ int kit_prof_write_callgrind(const KitProf *p, FILE *out, const KitProfHeader *h
       if (callee->file != fn->file) put_file(&nm, out, "cfi", callee->file);
       put_fn(&nm, out, "cfn", edges[ei].callee);
       fprintf(out, "calls=%" PRIu64 " 0\n", edges[ei].calls);
-      put_costs(out, edges[ei].line, edges[ei].incl, p->nevents);
+      put_costs(p, out, edges[ei].addr, edges[ei].line, edges[ei].incl);
     }
+    for (; ji < p->nflat_jumps && p->flat_jumps[ji].fn < f; ji++) {}
+    for (; ji < p->nflat_jumps && p->flat_jumps[ji].fn == f; ji++) put_jump(p, out, &p->flat_jumps[ji]);
     fputc('\n', out);
   }
   fprintf(out, "totals:");
