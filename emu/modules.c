@@ -123,6 +123,10 @@ void kit_emu_files_map(KitEmu *emu, uint64_t va, uint64_t len, const char *path,
     f->r = nr, f->cap = cap;
   }
   f->r[f->n++] = (FileRange){va, va + len, off, strdup(path)};
+  /* a later segment of a module already there may map from offset 0 too
+   * (its data shares the first page of the file): not a new module */
+  for (size_t i = 0; i < f->nm; i++)
+    if (f->m[i].lo <= va && va < f->m[i].hi && !strcmp(f->m[i].path, path)) return;
   if (off == 0) module_at(emu, path, va);
 }
 
@@ -224,8 +228,9 @@ static const Sym *sym_at(Module *m, uint64_t a) {
 /* the answer's strings live until the next call (one symbol at a time, as
  * tools ask for them) */
 int kit_emu_symbolize(KitEmu *emu, uint64_t pc, KitEmuSymbol *out) {
-  static KitSanSymbol s;
+  static __thread KitSanSymbol s; /* out's strings point into it until the next call */
   memset(out, 0, sizeof *out);
+  memset(&s, 0, sizeof s); /* no line row for pc: no file, not the last call's */
   struct KitEmuFiles *f = emu->files;
   Module *m = NULL;
   for (size_t i = 0; f && i < f->nm; i++)
