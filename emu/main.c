@@ -38,6 +38,8 @@ static void usage(FILE *f) {
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
+        "  -g PORT|PATH       wait for gdb (target remote :PORT, or a Unix socket at PATH) before the\n"
+        "                     first instruction, as qemu's -g; docs/gdb.md\n"
         "  --tool=NAME[,ARGS] insncount, or a path to a tool shared object (docs/tools.md) and its\n"
         "                     arguments; several --tool options run together, in their order\n"
         "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
@@ -76,6 +78,7 @@ static int parse_debug(const char *s, unsigned *out) {
 typedef struct Args {
   KitEmuOptions opt;
   bool strace;
+  const char *gdb; /* -g */
   struct {
     char name[512];
     const char *args;
@@ -126,6 +129,8 @@ static int parse_options(int argc, char **argv, Args *a) {
       a->opt.no_tier2 = true;
     } else if (!strcmp(arg, "--no-baseline")) {
       a->opt.no_baseline = true;
+    } else if (!strcmp(arg, "-g") && i + 1 < argc) {
+      a->gdb = argv[++i];
     } else if (!strcmp(arg, "--strace")) {
       a->strace = true;
     } else if (!strncmp(arg, "--tool=", 7)) {
@@ -217,6 +222,10 @@ static int install_tools(KitEmu *emu, const Args *a) {
     }
     KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || builtin[k].main(t, stderr) < 0) return -1;
+  }
+  if (a->gdb) { /* last: it sees what the others decided (an ASan report, a denied access) */
+    KitEmuTool *t = kit_emu_tool_register(emu, "gdb", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t || kit_emu_tool_gdb_main(t, a->gdb, stderr) < 0) return -1;
   }
   return 0;
 }

@@ -12,6 +12,9 @@
 int kit_emu_tool_strace_main(KitEmuTool *tool, FILE *out);
 /* exact retired-instruction count, printed to out when the guest ends */
 int kit_emu_tool_insncount_main(KitEmuTool *tool, FILE *out);
+/* -g WHERE: the gdb remote stub on a TCP port (WHERE a number) or a Unix
+ * socket (a path); waits for gdb to connect (emu/tools/gdb/tool.c) */
+int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err);
 /* a tool in a shared object exporting kit_emu_tool_api_version and
  * kit_emu_tool_main; returns 0 or -1 with a message on err */
 int kit_emu_tool_load(KitEmu *emu, const char *path, const char *args, FILE *err);

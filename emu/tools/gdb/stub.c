@@ -237,6 +237,15 @@ static void cmd_point(KitGdbStub *s, const char *arg, bool insert) {
 
 /* ---- queries -------------------------------------------------------------------- */
 
+/* is object in the target's comma-separated list (all when it has none)? */
+static bool xfer_offered(const KitGdbStub *s, const char *object) {
+  if (!s->t.xfer_objects) return true;
+  size_t n = strlen(object);
+  for (const char *p = s->t.xfer_objects; (p = strstr(p, object)); p += n)
+    if ((p == s->t.xfer_objects || p[-1] == ',') && (p[n] == ',' || !p[n])) return true;
+  return false;
+}
+
 /* qXfer:OBJECT:read:ANNEX:OFFSET,LENGTH — 'm' + a chunk, or 'l' + the last one */
 static void xfer_reply(KitGdbStub *s, const char *data, size_t size, uint64_t off, uint64_t len) {
   if (off >= size) {
@@ -290,9 +299,10 @@ static void cmd_xfer(KitGdbStub *s, const char *arg) {
     return;
   }
   size_t size = 0;
-  void *data = s->t.xfer ? s->t.xfer(s->t.user, object, annex, &size) : NULL;
+  bool offered = s->t.xfer && xfer_offered(s, object);
+  void *data = offered ? s->t.xfer(s->t.user, object, annex, &size) : NULL;
   if (!data) {
-    reply(s, s->t.xfer ? "E01" : "");
+    reply(s, offered ? "E01" : "");
     return;
   }
   xfer_reply(s, data, size, off, len);
@@ -306,9 +316,9 @@ static void cmd_supported(KitGdbStub *s, const char *features) {
                    "PacketSize=%x;QStartNoAckMode+;qXfer:features:read+;vContSupported+;swbreak+;hwbreak+",
                    KIT_RSP_MAX_PACKET);
   if (s->multiprocess) n += snprintf(out + n, sizeof out - (size_t)n, ";multiprocess+");
-  if (s->t.xfer)
-    n += snprintf(out + n, sizeof out - (size_t)n,
-                  ";qXfer:auxv:read+;qXfer:exec-file:read+;qXfer:libraries-svr4:read+;qXfer:threads:read+");
+  static const char *const objects[] = {"auxv", "exec-file", "libraries-svr4", "threads"};
+  for (size_t i = 0; s->t.xfer && i < sizeof objects / sizeof objects[0]; i++)
+    if (xfer_offered(s, objects[i])) n += snprintf(out + n, sizeof out - (size_t)n, ";qXfer:%s:read+", objects[i]);
   if (s->t.catch_syscalls) snprintf(out + n, sizeof out - (size_t)n, ";QCatchSyscalls+");
   reply(s, out);
 }

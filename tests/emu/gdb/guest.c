@@ -1,0 +1,58 @@
+/* tests/emu/gdb/guest.c — the program gdb-multiarch debugs in the stub's
+ * tests (run_gdb.py), against kit-emu -g and qemu-riscv64 -g: structs,
+ * arrays, a call chain to break in and step through, global, heap and stack
+ * values to watch, a SIGSEGV, a spin loop for Ctrl-C, an exit code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct point {
+  int x, y;
+  const char *name;
+};
+
+int counter;
+long table[5] = {1, 2, 3, 4, 5};
+double scale = 1.5;
+volatile int spin_stop;
+
+__attribute__((noinline)) static int square(int v) {
+  int r = v * v;
+  return r;
+}
+
+__attribute__((noinline)) int sum(struct point *p, int n) {
+  int total = 0;
+  for (int i = 0; i < n; i++) total += square(p[i].x) + p[i].y;
+  counter += total;
+  return total;
+}
+
+__attribute__((noinline)) void bump(long *slot, long by) {
+  long before = *slot;
+  *slot = before + by;
+}
+
+int main(int argc, char **argv) {
+  struct point pts[3] = {{1, 2, "a"}, {3, 4, "b"}, {5, 6, "c"}};
+  int s = sum(pts, 3);
+  long *heap = malloc(4 * sizeof *heap);
+  for (int i = 0; i < 4; i++) heap[i] = i * 10;
+  long local = 7;
+  bump(&heap[2], 89);
+  bump(&table[1], s);
+  bump(&local, 1);
+  double d = scale * s;
+  printf("sum %d %ld %ld %g\n", s, heap[2], local, d);
+  fflush(stdout);
+  if (argc > 1 && !strcmp(argv[1], "segv")) {
+    volatile int *bad = (int *)16;
+    *bad = 1;
+  }
+  if (argc > 1 && !strcmp(argv[1], "spin")) {
+    while (!spin_stop) counter++;
+  }
+  free(heap);
+  return (s + (int)local) & 0x3f;
+}

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""tests/emu/gdb/run_gdb.py — gdb-multiarch in batch mode against kit-emu -g
+and, for what both can do, qemu-riscv64 -g, on guest.c built with
+riscv64-linux-gnu-gcc -g.
+
+usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
+  CHECK transcript: break at a function and at file:line, continue, bt,
+        finish, next, step, info locals, print of structs and arrays,
+        info registers (integer and float), x/, info sharedlibrary, the exit code — the transcript against kit-emu
+        must equal the one against qemu-riscv64 once stack and heap
+        addresses are normalised (and hold the expected lines, so two equal
+        wrong transcripts fail too)
+  CHECK segv: a SIGSEGV stop, bt there, the end by the signal (both)
+  CHECK watch: watch, rwatch and awatch on a global, the heap and the stack,
+        several at once: the stop's line and the old and new values (kit-emu
+        only: qemu-user answers watchpoints "not supported")
+  CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
+        gdb changes a variable and the guest exits (kit-emu only)
+  LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
+Exit 77 when gdb-multiarch, qemu-riscv64 or the cross compiler is missing.
+"""
+import difflib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SYSROOT = "/usr/riscv64-linux-gnu"
+CC = "riscv64-linux-gnu-gcc"
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def listening(port):
+    """is something listening on TCP port (from /proc/net/tcp, without connecting)?"""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    fields = line.split()
+                    if fields[3] == "0A" and int(fields[1].split(":")[1], 16) == port:
+                        return True
+        except OSError:
+            pass
+    return False
+
+
+def line_of(src, marker):
+    with open(src) as f:
+        for n, text in enumerate(f, 1):
+            if marker in text:
+                return n
+    sys.exit("no line with %r in %s" % (marker, src))
+
+
+def run(engine, prog, args, commands, work, name, interrupt_after=None):
+    """engine's -g on a free port, gdb-multiarch -batch with commands; gdb's output and the engine's status"""
+    port = free_port()
+    if engine == "qemu":
+        cmd = ["qemu-riscv64", "-L", SYSROOT, "-g", str(port), prog] + args
+    else:
+        cmd = [engine, "-L", SYSROOT, "-g", str(port), prog] + args
+    out = open(os.path.join(work, name + ".guest"), "w")
+    guest = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.time() + 20
+    while not listening(port):
+        if guest.poll() is not None or time.time() > deadline:
+            guest.kill()
+            sys.exit("%s did not listen on port %d" % (cmd[0], port))
+        time.sleep(0.05)
+    script = os.path.join(work, name + ".gdb")
+    with open(script, "w") as f:
+        f.write("set pagination off\nset confirm off\nset width 0\nset height 0\n")
+        f.write("set sysroot %s\n" % SYSROOT)
+        f.write("file %s\n" % prog)
+        f.write("target remote :%d\n" % port)
+        f.write("\n".join(commands) + "\n")
+    g = subprocess.Popen(["gdb-multiarch", "-nx", "-batch", "-x", script], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    if interrupt_after is not None:
+        time.sleep(interrupt_after)
+        g.send_signal(signal.SIGINT)
+    try:
+        text, _ = g.communicate(timeout=45)
+    except subprocess.TimeoutExpired:
+        g.kill()
+        guest.kill()
+        text, _ = g.communicate()
+        print("--- gdb timed out; its output:\n" + text)
+        sys.exit(1)
+    try:
+        status = guest.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        guest.kill()
+        status = "hung"
+    out.close()
+    with open(os.path.join(work, name + ".out"), "w") as f:
+        f.write(text)
+    return text, status
+
+
+def normalise(text):
+    """addresses that differ between emulators (stack, heap, mappings) become ADDR"""
+    lines = []
+    for line in text.splitlines():
+        if "does not support file transfer" in line:
+            continue  # kit-emu offers no vFile (the test sets a sysroot)
+        if re.match(r"^\[Inferior 1 \(process \d+\)", line):
+            line = re.sub(r"process \d+", "process N", line)
+        line = re.sub(r"0x[0-9a-f]+", lambda m: m.group(0) if int(m.group(0), 16) < 0x200000 else "ADDR", line)
+        # info registers: the decimal column of a pointer register
+        line = re.sub(r"^(\w+\s+ADDR\s+)-?\d+$", r"\1N", line)
+        line = re.sub(r"LWP \d+|Thread \d+\.\d+|process \d+", "TID", line)
+        lines.append(line)
+    return lines
+
+
+class Checker:
+    def __init__(self):
+        self.fail = 0
+        self.passed = 0
+
+    def has(self, what, text, pattern):
+        if re.search(pattern, text, re.M):
+            self.passed += 1
+        else:
+            self.fail += 1
+            print("FAIL %s: no line matching /%s/" % (what, pattern))
+
+    def equal(self, what, a, b):
+        if a == b:
+            self.passed += 1
+            return
+        self.fail += 1
+        print("FAIL %s: the transcripts differ (--- kit-emu, +++ qemu):" % what)
+        sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(a, b, "kit-emu", "qemu", lineterm="", n=2))
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    kit_emu, check = sys.argv[1], sys.argv[2]
+    linking = sys.argv[3] if len(sys.argv) > 3 else "static"
+    opt = sys.argv[4] if len(sys.argv) > 4 else "-O0"
+    for tool in ("gdb-multiarch", "qemu-riscv64", CC):
+        if not shutil.which(tool):
+            print("%s not installed" % tool)
+            sys.exit(77)
+    src = os.path.join(HERE, "guest.c")
+    work = tempfile.mkdtemp(prefix="kit-gdb-")
+    prog = os.path.join(work, "guest")
+    flags = ["-g", opt] + (["-static"] if linking == "static" else [])
+    subprocess.run([CC] + flags + [src, "-o", prog], check=True)
+    c = Checker()
+    r_line = line_of(src, "return r;")
+    if check == "transcript":
+        commands = [
+            "break main", "break guest.c:%d" % r_line, "continue", "info registers", "info registers float",
+            "continue", "bt", "finish", "next", "step", "info locals", "up", "print *p@3", "print p[1]",
+            "print table", "print counter", "print scale", "x/4xw &table", "x/2i $pc", "delete",
+            "info sharedlibrary", "continue",
+        ]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit")
+        qemu, qst = run("qemu", prog, [], commands, work, "qemu")
+        c.equal("transcript (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        c.has("breakpoint at main", kit, r"^Breakpoint 1, main \(")
+        c.has("breakpoint at file:line", kit, r"^Breakpoint 2, square \(v=1\) at .*guest.c:%d" % r_line)
+        c.has("bt", kit, r"^#1 +0x[0-9a-f]+ in sum \(")
+        c.has("finish", kit, r"^Value returned is \$1 = 1$")
+        c.has("integer registers", kit, r"^sp +0x[0-9a-f]+")
+        c.has("float registers", kit, r"^ft0 +")
+        c.has("print of an array", kit, r"= \{1, 2, 3, 4, 5\}$")
+        c.has("exit code", kit, r"^\[Inferior 1 \(process \d+\) exited with code 067\]$")
+        if linking == "dynamic":
+            c.has("info sharedlibrary", kit, r"libc\.so\.6$")
+        c.has("the guest's output", open(os.path.join(work, "kit.guest")).read(), r"^sum 47 109 8 70\.5$")
+        if kst != 55:
+            c.fail += 1
+            print("FAIL kit-emu's status: %s, not 55" % kst)
+    elif check == "segv":
+        commands = ["continue", "bt 1", "info registers pc", "continue"]
+        kit, kst = run(kit_emu, prog, ["segv"], commands, work, "kit")
+        qemu, _ = run("qemu", prog, ["segv"], commands, work, "qemu")
+        c.equal("SIGSEGV transcript (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        c.has("SIGSEGV stop", kit, r"^Program received signal SIGSEGV, Segmentation fault\.$")
+        c.has("at main", kit, r"^#0 +main \(")
+        c.has("ended by the signal", kit, r"^Program terminated with signal SIGSEGV, Segmentation fault\.$")
+    elif check == "watch":
+        bump_end = line_of(src, "*slot = before + by;") + 1
+        commands = [
+            "break bump", "continue", "delete",
+            # heap[2] (first bump) and, at once, table[1] (a global) and scale
+            "watch *slot", "watch table[1]", "rwatch scale", "continue", "continue", "delete",
+            "continue",  # to the third bump: &local
+            "break bump", "continue", "delete",
+            "watch *slot", "awatch counter", "continue", "continue", "delete", "continue",
+        ]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit")
+        # the second bump is table[1]: the first continue stops for heap[2]
+        c.has("write watchpoint on the heap", kit, r"^Hardware watchpoint 2: \*slot\n\nOld value = 20\nNew value = 109$")
+        c.has("the stop is in bump after the store", kit, r"^bump \(slot=0x[0-9a-f]+, by=89\) at .*guest.c:%d" % bump_end)
+        c.has("write watchpoint on a global, with the other one set", kit,
+              r"^Hardware watchpoint 3: table\[1\]\n\nOld value = 2\nNew value = 49$")
+        c.has("read watchpoint", kit, r"^Hardware read watchpoint 4: scale\n\nValue = 1\.5$")
+        c.has("write watchpoint on the stack", kit, r"^Hardware watchpoint 6: \*slot\n\nOld value = 7\nNew value = 8$")
+        c.has("access watchpoint", kit, r"^Hardware access \(read/write\) watchpoint 7: counter\n\nValue = 47$")
+        c.has("exit code", kit, r"exited with code 067\]$")
+        qemu, _ = run("qemu", prog, [], ["break bump", "continue", "watch *slot", "continue"], work, "qemu")
+        print("qemu-riscv64 -g, for comparison: %s" % ("; ".join(l for l in qemu.splitlines() if "atchpoint" in l)))
+    elif check == "interrupt":
+        commands = ["continue", "print spin_stop", "set var spin_stop = 1", "print counter > 47", "continue"]
+        kit, kst = run(kit_emu, prog, ["spin"], commands, work, "kit", interrupt_after=3)
+        c.has("Ctrl-C stops the spinning guest", kit, r"^Program received signal SIGINT, Interrupt\.$")
+        c.has("the guest ran", kit, r"^\$2 = 1$")
+        c.has("gdb's write reaches the guest: it exits", kit, r"exited with code 067\]$")
+    else:
+        sys.exit(__doc__)
+    print("%d passed, %d failed (outputs in %s)" % (c.passed, c.fail, work))
+    if c.fail:
+        for n in sorted(os.listdir(work)):
+            if n.endswith(".out"):
+                print("--- %s:\n%s" % (n, open(os.path.join(work, n)).read()))
+        sys.exit(1)
+    shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
