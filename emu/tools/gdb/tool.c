@@ -11,8 +11,9 @@
  *  - "fine" blocks — those holding a breakpoint's pc, every block while
  *    watchpoints exist or while gdb steps — also have a callback before each
  *    instruction: a plain one at a breakpoint, a conditional one on `attn`
- *    elsewhere, and a memory callback on each load and store while
- *    watchpoints exist. A stop inside such a block can be stepped from;
+ *    elsewhere, and a memory callback on each load and store (gdb may set a
+ *    watchpoint while the guest is stopped in the block, whose rest runs as
+ *    it was translated). A stop inside such a block can be stepped from;
  *  - a coarse block whose entry sees `attn` turns every block fine
  *    (kit_emu_flush_code) and the stop happens at the next instruction.
  * Inserting or removing a breakpoint retranslates the pages it is on only
@@ -202,7 +203,9 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     void *u = (void *)(uintptr_t)pc;
     if (bp_at(g, pc)) kit_emu_insn_exec_cb(in, on_insn, u);
     else kit_emu_insn_cond_cb(in, on_insn, KIT_EMU_COND_NE, attn, 0, u);
-    if (g->nwatches && (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC)))
+    /* every fine block watches its accesses, watchpoints or not: gdb may set
+     * one while stopped in it, and the rest of this block runs as it is now */
+    if (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC))
       kit_emu_insn_mem_cb(in, on_mem, KIT_EMU_MEM_RW, NULL);
   }
 }

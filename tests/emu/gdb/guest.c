@@ -42,8 +42,9 @@ int main(int argc, char **argv) {
   long local = 7;
   bump(&heap[2], 89);
   bump(&table[1], s);
-  bump(&local, 1);
   double d = scale * s;
+  bump(&local, 1);
+  counter += 1;
   printf("sum %d %ld %ld %g\n", s, heap[2], local, d);
   fflush(stdout);
   if (argc > 1 && !strcmp(argv[1], "segv")) {
