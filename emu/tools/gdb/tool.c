@@ -508,11 +508,39 @@ static void read_str(Gdb *g, uint64_t a, char *out, size_t cap) {
 
 /* The dynamic linker's list of loaded objects (its r_debug and link_map,
  * glibc's layout on LP64): what gdb reads itself from memory against qemu. */
+static uint64_t auxv_get(const Gdb *g, uint64_t type) {
+  for (size_t i = 0; g->auxv && i + 16 <= g->auxv_len; i += 16) {
+    uint64_t t, v;
+    memcpy(&t, g->auxv + i, 8);
+    memcpy(&v, g->auxv + i + 8, 8);
+    if (t == type) return v;
+  }
+  return 0;
+}
+
+/* where the dynamic linker keeps its r_debug: the DT_DEBUG entry of the
+ * executable's dynamic section (found from AT_PHDR), as gdb looks for it */
+static uint64_t find_r_debug(Gdb *g) {
+  enum { AT_PHDR = 3, AT_PHNUM = 5, PT_DYNAMIC = 2, PT_PHDR = 6, DT_DEBUG = 21 };
+  uint64_t phdr = auxv_get(g, AT_PHDR), phnum = auxv_get(g, AT_PHNUM), dyn = 0, bias = kit_emu_exe_bias(g->emu);
+  for (uint64_t i = 0; phdr && i < phnum && i < 256; i++) {
+    uint64_t type, vaddr;
+    if (!read_u64(g, phdr + 56 * i, &type) || !read_u64(g, phdr + 56 * i + 16, &vaddr)) return 0;
+    if ((uint32_t)type == PT_PHDR) bias = phdr - vaddr;
+    if ((uint32_t)type == PT_DYNAMIC) dyn = vaddr;
+  }
+  if (!dyn) return 0;
+  for (uint64_t at = dyn + bias, k = 0; k < 1024; k++, at += 16) {
+    uint64_t tag, val;
+    if (!read_u64(g, at, &tag) || !read_u64(g, at + 8, &val) || !tag) return 0;
+    if (tag == DT_DEBUG) return val;
+  }
+  return 0;
+}
+
 static void *libraries_svr4(Gdb *g, size_t *len) {
   Text t = {0};
-  uint64_t bias = 0;
-  const char *interp = kit_emu_interp_path(g->emu, &bias);
-  uint64_t r_debug = interp ? kit_emu_symbol_lookup(g->emu, interp, "_r_debug") : 0;
+  uint64_t r_debug = find_r_debug(g);
   uint64_t map = 0, version = 0;
   if (r_debug && read_u64(g, r_debug, &version) && (uint32_t)version) read_u64(g, r_debug + 8, &map);
   add(&t, "<library-list-svr4 version=\"1.0\"");
@@ -528,7 +556,8 @@ static void *libraries_svr4(Gdb *g, size_t *len) {
     if (k > 0) { /* the first is the executable (main-lm) */
       add(&t, "<library name=\"");
       add_escaped(&t, name);
-      add(&t, "\" lm=\"0x%" PRIx64 "\" l_addr=\"0x%" PRIx64 "\" l_ld=\"0x%" PRIx64 "\"/>", map, l_addr, l_ld);
+      add(&t, "\" lm=\"0x%" PRIx64 "\" l_addr=\"0x%" PRIx64 "\" l_ld=\"0x%" PRIx64 "\" lmid=\"0x0\"/>", map, l_addr,
+          l_ld);
     }
     map = l_next;
   }
