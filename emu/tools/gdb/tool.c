@@ -197,12 +197,16 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   KitEmuU64 attn = kit_emu_u64_shared(&g->attn);
   kit_emu_tb_cond_cb(tb, on_entry, KIT_EMU_COND_NE, attn, 0, fine ? (void *)1 : NULL);
   if (!fine) return;
+  bool after_access = false;
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
     uint64_t pc = kit_emu_insn_pc(in);
     void *u = (void *)(uintptr_t)pc;
-    if (bp_at(g, pc)) kit_emu_insn_exec_cb(in, on_insn, u);
+    /* after an access a plain call: the generated code may have read attn
+     * before the memory callback changed it */
+    if (bp_at(g, pc) || after_access) kit_emu_insn_exec_cb(in, on_insn, u);
     else kit_emu_insn_cond_cb(in, on_insn, KIT_EMU_COND_NE, attn, 0, u);
+    after_access = (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC)) != 0;
     /* every fine block watches its accesses, watchpoints or not: gdb may set
      * one while stopped in it, and the rest of this block runs as it is now */
     if (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC))

@@ -14,6 +14,8 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
   CHECK watch: watch, rwatch and awatch on a global, the heap and the stack,
         several at once: the stop's line and the old and new values (kit-emu
         only: qemu-user answers watchpoints "not supported")
+  CHECK control: stepi from the first instruction, break *ADDR, kill (both);
+        detach, after which the guest runs to its end (kit-emu)
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
@@ -222,6 +224,21 @@ def main():
         c.has("exit code", kit, r"exited with code 067\]$")
         qemu, _ = run("qemu", prog, [], ["break bump", "continue", "watch *slot", "continue"], work, "qemu")
         print("qemu-riscv64 -g, for comparison: %s" % ("; ".join(l for l in qemu.splitlines() if "atchpoint" in l)))
+    elif check == "control":
+        # stepi from the first instruction, a breakpoint at an address, kill (both); detach (kit-emu)
+        commands = ["stepi", "stepi", "x/i $pc", "info registers pc ra", "break *sum", "continue", "stepi",
+                    "info registers pc", "kill", "info registers pc"]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit")
+        qemu, _ = run("qemu", prog, [], commands, work, "qemu")
+        c.equal("stepi, break *ADDR, kill (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        c.has("the breakpoint at an address", kit, r"^Breakpoint 1, (0x[0-9a-f]+ in )?sum \(")
+        c.has("kill", kit, r"^\[Inferior 1 \(process \d+\) killed\]$")
+        kit, kst = run(kit_emu, prog, [], ["break sum", "continue", "detach"], work, "detach")
+        c.has("detach", kit, r"^\[Inferior 1 \(process \d+\) detached\]$")
+        c.has("the guest runs on after detach", open(os.path.join(work, "detach.guest")).read(), r"^sum 47 109 8 70\.5$")
+        if kst != 55:
+            c.fail += 1
+            print("FAIL kit-emu's status after detach: %s, not 55" % kst)
     elif check == "interrupt":
         commands = ["continue", "print spin_stop", "set var spin_stop = 1", "print counter > 47", "continue"]
         kit, kst = run(kit_emu, prog, ["spin"], commands, work, "kit", interrupt_after=3)
