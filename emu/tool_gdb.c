@@ -1,7 +1,10 @@
 /* emu/tool_gdb.c — the tool API's calls for debuggers (include/kit/emu_tool.h,
  * "for debuggers"): retranslation of the pages a breakpoint touches, on the
  * translation cache's own invalidation (blocks that may be running wait in
- * its graveyard until the next boundary, as after a guest's munmap). */
+ * its graveyard until the next boundary, as after a guest's munmap), and a
+ * flush asked for from another thread, on the path a write to translated
+ * code takes from the fault handler (the dispatcher flushes at its next
+ * boundary when smc_overflow is set; the entry checks see chain_stop). */
 #include <stdlib.h>
 
 #include "internal.h"
@@ -43,4 +46,11 @@ void kit_emu_flush_code(KitEmu *emu, uint64_t va, uint64_t len) {
     if (!keep[i].slot->target && !keep[i].slot->pc) keep[i].slot->pc = keep[i].pc;
   pthread_mutex_unlock(&tc->exits_mu);
   free(keep);
+}
+
+void kit_emu_request_flush(KitEmu *emu) {
+  if (!emu) return;
+  emu->smc_overflow = 1;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  emu->chain_stop = 1;
 }

@@ -5,24 +5,26 @@
  * The guest stops by blocking inside one of the tool's callbacks while the
  * engine talks to gdb on the socket; returning from the callback resumes it.
  * Where the callbacks are (docs/gdb.md, "How it works"):
- *  - every block starts with a conditional callback on `attn`, a shared word
- *    the generated code tests inline (no call while it is 0): a Ctrl-C from
- *    the poller thread, a step or a pending watchpoint stop sets it;
+ *  - a block gdb has no business in has none: with no breakpoint, watchpoint
+ *    or step the guest runs as without -g;
  *  - "fine" blocks — those holding a breakpoint's pc, every block while
- *    watchpoints exist or while gdb steps — also have a callback before each
- *    instruction: a plain one at a breakpoint, a conditional one on `attn`
- *    elsewhere, and a memory callback on each load and store (gdb may set a
- *    watchpoint while the guest is stopped in the block, whose rest runs as
- *    it was translated). A stop inside such a block can be stepped from;
- *  - a coarse block whose entry sees `attn` turns every block fine
- *    (kit_emu_flush_code) and the stop happens at the next instruction.
- * Inserting or removing a breakpoint retranslates the pages it is on only
- * (kit_emu_flush_code); steps and watchpoints retranslate everything when
- * they begin and end.
+ *    watchpoints exist, while gdb steps or after a Ctrl-C — have a callback
+ *    before each instruction: a plain one at a breakpoint (and after each
+ *    access), elsewhere a conditional one on `attn`, a shared word the
+ *    generated code tests inline (no call while it is 0), which a step, a
+ *    pending watchpoint stop or a Ctrl-C sets; and a memory callback on
+ *    each load and store (gdb may set a watchpoint while the guest is
+ *    stopped in the block, whose rest runs as it was translated). A stop
+ *    inside such a block can be stepped from;
+ *  - a Ctrl-C (a thread polls the socket for 0x03 while the guest runs)
+ *    asks for every block to be translated again (kit_emu_request_flush):
+ *    the new ones are fine, and the guest stops at the first instruction.
+ * Inserting or removing a breakpoint retranslates only the blocks that hold
+ * its pc (kit_emu_flush_code); steps, watchpoints and Ctrl-C retranslate
+ * everything when they begin and end.
  * A watchpoint's memory callback runs before the access: it notes the hit,
  * and the stop comes at the next instruction, after the access, so gdb reads
- * the new value (qemu-user answers Z2/Z3/Z4 empty).
- * Ctrl-C: a thread polls the socket for 0x03 while the guest runs. */
+ * the new value (qemu-user answers Z2/Z3/Z4 empty). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -66,6 +68,7 @@ typedef struct Gdb {
   atomic_bool interrupt; /* Ctrl-C seen by the poller */
   bool stepping;         /* gdb asked for one instruction */
   bool fine_all;         /* every block has instruction callbacks */
+  bool fine_dirty;       /* blocks were made fine for a Ctrl-C: a flush when the guest goes on */
   bool recheck;          /* breakpoints changed while a block runs: its instructions call in */
   bool skip_once;        /* the next callback at skip_pc is the position gdb resumed from */
   uint64_t skip_pc;
@@ -156,13 +159,12 @@ static void on_insn(KitEmu *emu, unsigned vcpu, void *user) {
   stop(g, st, AT_INSN);
 }
 
-/* every block's entry, when attn is set: user 1 for a fine block */
+/* a fine block's entry, when attn is set */
 static void on_entry(KitEmu *emu, unsigned vcpu, void *user) {
-  (void)emu, (void)vcpu;
+  (void)emu, (void)vcpu, (void)user;
   Gdb *g = &g_state;
   if (g->gone) return;
   g->recheck = false; /* a block that starts now was translated after the change */
-  if (!user && (atomic_load(&g->interrupt) || g->stepping || g->watch_hit)) set_fine_all(g, true);
   update_attn(g);
 }
 
@@ -195,8 +197,9 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   bool fine = g->fine_all || g->nwatches;
   for (size_t i = 0; !fine && i < n; i++) fine = bp_at(g, kit_emu_insn_pc(kit_emu_tb_insn(tb, i)));
   KitEmuU64 attn = kit_emu_u64_shared(&g->attn);
-  kit_emu_tb_cond_cb(tb, on_entry, KIT_EMU_COND_NE, attn, 0, fine ? (void *)1 : NULL);
-  if (!fine) return;
+  if (!fine && atomic_load(&g->interrupt)) fine = g->fine_dirty = true; /* a Ctrl-C's flush */
+  if (!fine) return; /* the guest runs it as without -g */
+  kit_emu_tb_cond_cb(tb, on_entry, KIT_EMU_COND_NE, attn, 0, NULL);
   bool after_access = false;
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
@@ -328,6 +331,8 @@ static void stop(Gdb *g, KitGdbStop st, StopAt at) {
     break;
   case KIT_GDB_CONTINUE:
     g->stepping = false;
+    if (g->fine_dirty) flush_all(g);
+    g->fine_dirty = false;
     set_fine_all(g, false);
     break;
   }
@@ -360,7 +365,8 @@ static void *poll_main(void *arg) {
     if (g->running && !g->gone) {
       if (kit_gdb_stub_interrupted(g->stub)) {
         atomic_store(&g->interrupt, true);
-        update_attn(g);
+        __atomic_store_n(&g->attn, 1, __ATOMIC_RELAXED);
+        kit_emu_request_flush(g->emu); /* the blocks come back instrumented: on_tb sees the interrupt */
       } else {
         char c;
         more = recv(g->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) != 0; /* 0: gdb closed the connection */
@@ -368,7 +374,12 @@ static void *poll_main(void *arg) {
     }
     pthread_mutex_unlock(&g->mu);
     if (!more) return NULL;
-    if (atomic_load(&g->interrupt)) usleep(1000); /* the guest takes it at its next callback */
+    /* until the guest takes it (at its next block), asking again: a
+     * request that crossed the dispatcher's own flush may have been lost */
+    for (int k = 0; atomic_load(&g->interrupt) && k < 50; k++) usleep(1000);
+    pthread_mutex_lock(&g->mu);
+    if (g->running && atomic_load(&g->interrupt)) kit_emu_request_flush(g->emu);
+    pthread_mutex_unlock(&g->mu);
   }
 }
 
