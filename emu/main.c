@@ -129,7 +129,11 @@ static int parse_options(int argc, char **argv, Args *a) {
       a->opt.no_tier2 = true;
     } else if (!strcmp(arg, "--no-baseline")) {
       a->opt.no_baseline = true;
-    } else if (!strcmp(arg, "-g") && i + 1 < argc) {
+    } else if (!strcmp(arg, "-g")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "kit-emu: -g takes a port number or a socket path\n");
+        return -1;
+      }
       a->gdb = argv[++i];
     } else if (!strcmp(arg, "--strace")) {
       a->strace = true;

@@ -60,6 +60,7 @@ typedef struct Gdb {
   KitEmuTool *tool;
   KitGdbStub *stub;
   int fd;
+  pid_t pid;             /* kit-emu's process (a fork child is another) */
   KitGdbReg regs[NREGS];
   const KitArchReg *arch[NREGS]; /* the emulator's register for each of gdb's (fflags, frm: fcsr) */
   char fnames[32][8];
@@ -132,6 +133,7 @@ static bool bp_at(const Gdb *g, uint64_t pc) {
 /* ---- the guest's side: callbacks ------------------------------------------------------------ */
 
 static void stop(Gdb *g, KitGdbStop st, StopAt at);
+static bool forked_off(Gdb *g);
 
 static void on_insn(KitEmu *emu, unsigned vcpu, void *user) {
   (void)emu, (void)vcpu;
@@ -287,7 +289,7 @@ static void on_start(KitEmu *emu, unsigned vcpu, void *user) {
 static void on_exit_cb(KitEmu *emu, int status, void *user) {
   (void)emu, (void)user;
   Gdb *g = &g_state;
-  if (g->gone || !g->stub) return;
+  if (g->gone || !g->stub || forked_off(g)) return;
   pthread_mutex_lock(&g->mu);
   g->running = false;
   g->gone = true;
@@ -312,7 +314,18 @@ static void end_session(Gdb *g) {
   shutdown(g->fd, SHUT_RDWR);
 }
 
+/* a fork child of the guest: gdb debugs the parent; the child lets go of
+ * the connection (closing its copy only) and runs without the stub */
+static bool forked_off(Gdb *g) {
+  if (getpid() == g->pid) return false;
+  g->gone = true;
+  close(g->fd);
+  kit_emu_tool_detach(g->tool);
+  return true;
+}
+
 static void stop(Gdb *g, KitGdbStop st, StopAt at) {
+  if (forked_off(g)) return;
   pthread_mutex_lock(&g->mu);
   g->running = false;
   pthread_mutex_unlock(&g->mu);
@@ -750,6 +763,7 @@ int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err) {
   if (build_regs(g, err) < 0) return -1;
   g->fd = await_gdb(where, err);
   if (g->fd < 0) return -1;
+  g->pid = getpid();
   KitGdbTarget t = {.user = g, .regs = g->regs, .nregs = NREGS, .arch = "riscv:rv64", .reg = reg,
                     .read_mem = read_mem, .write_mem = write_mem, .point = point, .threads = threads,
                     .thread_alive = thread_alive, .xfer = xfer,

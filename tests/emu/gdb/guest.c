@@ -1,10 +1,11 @@
 /* tests/emu/gdb/guest.c — the program gdb-multiarch debugs in the stub's
  * tests (run_gdb.py), against kit-emu -g and qemu-riscv64 -g: structs,
  * arrays, a call chain to break in and step through, global, heap and stack
- * values to watch, a SIGSEGV, a spin loop for Ctrl-C, an exit code. */
+ * values to watch, a SIGSEGV, a spin loop for Ctrl-C, a fork, an exit code. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct point {
@@ -35,6 +36,12 @@ __attribute__((noinline)) void bump(long *slot, long by) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "fork")) { /* a child that runs square() without gdb */
+    int st;
+    pid_t child = fork();
+    if (child == 0) _exit(square(9) == 81 ? 3 : 4);
+    if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 3) return 99;
+  }
   struct point pts[3] = {{1, 2, "a"}, {3, 4, "b"}, {5, 6, "c"}};
   int s = sum(pts, 3);
   long *heap = malloc(4 * sizeof *heap);

@@ -15,7 +15,8 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
         several at once: the stop's line and the old and new values (kit-emu
         only: qemu-user answers watchpoints "not supported")
   CHECK control: stepi from the first instruction, break *ADDR, kill (both);
-        detach, after which the guest runs to its end (kit-emu)
+        a fork whose child runs on without gdb; detach, after which the guest
+        runs to its end (kit-emu)
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
@@ -233,6 +234,10 @@ def main():
         c.equal("stepi, break *ADDR, kill (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
         c.has("the breakpoint at an address", kit, r"^Breakpoint 1, (0x[0-9a-f]+ in )?sum \(")
         c.has("kill", kit, r"^\[Inferior 1 \(process \d+\) killed\]$")
+        kit, kst = run(kit_emu, prog, ["fork"], ["break square", "continue", "bt 2", "delete", "continue"], work, "fork")
+        c.has("a fork child runs without the stub: the first stop is the parent's", kit,
+              r"^Breakpoint 1, square \(v=1\)")
+        c.has("the parent exits after its child", kit, r"exited with code 067\]$")
         kit, kst = run(kit_emu, prog, [], ["break sum", "continue", "detach"], work, "detach")
         c.has("detach", kit, r"^\[Inferior 1 \(process \d+\) detached\]$")
         c.has("the guest runs on after detach", open(os.path.join(work, "detach.guest")).read(), r"^sum 47 109 8 70\.5$")
