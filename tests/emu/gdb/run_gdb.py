@@ -6,7 +6,8 @@ riscv64-linux-gnu-gcc -g.
 usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
   CHECK transcript: break at a function and at file:line, continue, bt,
         finish, next, step, info locals, print of structs and arrays,
-        info registers (integer and float), x/, info sharedlibrary, the exit code — the transcript against kit-emu
+        info registers (integer and float), x/, info sharedlibrary, a
+        breakpoint in libc set before a dynamic program loaded it, the exit code — the transcript against kit-emu
         must equal the one against qemu-riscv64 once stack and heap
         addresses are normalised (and hold the expected lines, so two equal
         wrong transcripts fail too)
@@ -169,10 +170,11 @@ def main():
     r_line = line_of(src, "return r;")
     if check == "transcript":
         commands = [
-            "break main", "break guest.c:%d" % r_line, "continue", "info registers", "info registers float",
+            # printf: in libc, which a dynamic program has not loaded yet
+            "set breakpoint pending on", "break main", "break guest.c:%d" % r_line, "break printf", "continue", "info registers", "info registers float",
             "continue", "bt", "finish", "next", "step", "info locals", "up", "print *p@3", "print p[1]",
-            "print table", "print counter", "print scale", "x/4xw &table", "x/2i $pc", "delete",
-            "info sharedlibrary", "continue",
+            "print table", "print counter", "print scale", "x/4xw &table", "x/2i $pc", "delete 1 2",
+            "info sharedlibrary", "continue", "bt 1", "continue",
         ]
         kit, kst = run(kit_emu, prog, [], commands, work, "kit")
         qemu, qst = run("qemu", prog, [], commands, work, "qemu")
@@ -185,6 +187,7 @@ def main():
         c.has("float registers", kit, r"^ft0 +")
         c.has("print of an array", kit, r"= \{1, 2, 3, 4, 5\}$")
         c.has("exit code", kit, r"^\[Inferior 1 \(process \d+\) exited with code 067\]$")
+        c.has("a breakpoint in libc set before it was loaded", kit, r"^Breakpoint 3, (0x[0-9a-f]+ in )?printf ")
         if linking == "dynamic":
             c.has("info sharedlibrary", kit, r"libc\.so\.6$")
         c.has("the guest's output", open(os.path.join(work, "kit.guest")).read(), r"^sum 47 109 8 70\.5$")
