@@ -2,6 +2,7 @@
  * tests (run_gdb.py), against kit-emu -g and qemu-riscv64 -g: structs,
  * arrays, a call chain to break in and step through, global, heap and stack
  * values to watch, a SIGSEGV, a spin loop for Ctrl-C, a fork, an exit code. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,15 @@ __attribute__((noinline)) void bump(long *slot, long by) {
   *slot = before + by;
 }
 
+static volatile int got_usr1;
+static void on_usr1(int sig) { got_usr1 = sig; }
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "usr1")) { /* a signal with a handler: gdb stops before it runs */
+    signal(SIGUSR1, on_usr1);
+    raise(SIGUSR1);
+    return got_usr1 == SIGUSR1 ? 10 : 11;
+  }
   if (argc > 1 && !strcmp(argv[1], "fork")) { /* a child that runs square() without gdb */
     int st;
     pid_t child = fork();

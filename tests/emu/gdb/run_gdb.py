@@ -11,7 +11,9 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
         must equal the one against qemu-riscv64 once stack and heap
         addresses are normalised (and hold the expected lines, so two equal
         wrong transcripts fail too)
-  CHECK segv: a SIGSEGV stop, bt there, the end by the signal (both)
+  CHECK segv: a SIGSEGV stop, bt there, the end by the signal; a SIGUSR1
+        with a handler: the stop before it, the handler run as gdb passes
+        the signal on (both)
   CHECK watch: watch, rwatch and awatch on a global, the heap and the stack,
         several at once: the stop's line and the old and new values (kit-emu
         only: qemu-user answers watchpoints "not supported")
@@ -202,6 +204,13 @@ def main():
         c.has("SIGSEGV stop", kit, r"^Program received signal SIGSEGV, Segmentation fault\.$")
         c.has("at main", kit, r"^#0 +(0x[0-9a-f]+ in )?main \(")
         c.has("ended by the signal", kit, r"^Program terminated with signal SIGSEGV, Segmentation fault\.$")
+        commands = ["break on_usr1", "continue", "continue", "bt 1", "continue"]
+        kit, kst = run(kit_emu, prog, ["usr1"], commands, work, "kit-usr1")
+        qemu, _ = run("qemu", prog, ["usr1"], commands, work, "qemu-usr1")
+        c.equal("SIGUSR1 transcript (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        c.has("a signal stops before its handler", kit, r"^Program received signal SIGUSR1, User defined signal 1\.$")
+        c.has("gdb passes it on: the handler runs", kit, r"^Breakpoint 1, on_usr1 \(sig=10\)")
+        c.has("and the program goes on", kit, r"exited with code 012\]$")
     elif check == "watch":
         bump_end = line_of(src, "*slot = before + by;") + 1
         commands = [
