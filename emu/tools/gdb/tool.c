@@ -84,6 +84,7 @@ typedef struct Gdb {
   size_t ncatch;
   int fatal_sig;         /* the guest ends by this signal (0: it exits) */
   bool gone;             /* gdb detached or the connection closed */
+  char *asan_report;     /* the last sanitizer report, for `monitor asan report` */
   uint8_t *auxv;
   size_t auxv_len;
   pthread_t poller;
@@ -133,6 +134,7 @@ static bool bp_at(const Gdb *g, uint64_t pc) {
 /* ---- the guest's side: callbacks ------------------------------------------------------------ */
 
 static void stop(Gdb *g, KitGdbStop st, StopAt at);
+static void on_exit_cb(KitEmu *emu, int status, void *user);
 static bool forked_off(Gdb *g);
 
 static void on_insn(KitEmu *emu, unsigned vcpu, void *user) {
@@ -251,6 +253,34 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *u
   if (s->fatal) g->fatal_sig = s->signo;
   stop(g, (KitGdbStop){.kind = KIT_GDB_STOP_SIGNAL, .sig = to_gdb_sig(s->signo), .tid = (uint64_t)kit_emu_thread_id(emu)},
        AT_EVENT);
+}
+
+/* The sanitizer runtime's report hook, as ASan's interface names it
+ * (sanitizer/asan_interface.h): called with the report's text once it is
+ * printed, before a fatal report ends the process. The guest stops at the
+ * bad access (the pc the report names), as under Valgrind's vgdb. */
+void __asan_set_error_report_callback(void (*callback)(const char *));
+
+static void on_asan_report(const char *text) {
+  Gdb *g = &g_state;
+  if (g->gone || !g->stub) return;
+  free(g->asan_report);
+  g->asan_report = strdup(text);
+  stop(g, (KitGdbStop){.kind = KIT_GDB_STOP_SIGNAL, .sig = 5, .tid = (uint64_t)kit_emu_thread_id(g->emu)}, AT_EVENT);
+  if (g->gone || !strstr(text, "==ABORTING")) return;
+  /* a fatal report: the runtime ends the process now, without the exit
+   * event; gdb hears how from here (ASan's exitcode, or SIGABRT with
+   * abort_on_error) */
+  int code = 1;
+  bool abort_now = false;
+  const char *o = getenv("ASAN_OPTIONS");
+  for (const char *p = o; p && *p; p += strcspn(p, ":, ")) {
+    p += strspn(p, ":, ");
+    if (!strncmp(p, "exitcode=", 9)) code = atoi(p + 9);
+    else if (!strncmp(p, "abort_on_error=", 15)) abort_now = p[15] == '1' || p[15] == 't';
+  }
+  g->fatal_sig = abort_now ? 6 : 0;
+  on_exit_cb(g->emu, code, NULL);
 }
 
 /* the process start: the auxiliary vector from the initial stack, then the
@@ -650,8 +680,11 @@ static char *monitor(void *user, const char *cmd) {
   Gdb *g = user;
   Text t = {0};
   if (!strcmp(cmd, "help")) {
-    add(&t, "kit-emu monitor commands:\n  help      this text\n  mappings  the guest's memory map\n"
-            "  points    the breakpoints and watchpoints the stub holds\n");
+    add(&t, "kit-emu monitor commands:\n  help         this text\n  mappings     the guest's memory map\n"
+            "  points       the breakpoints and watchpoints the stub holds\n"
+            "  asan report  the last AddressSanitizer report (--sanitize=address)\n");
+  } else if (!strcmp(cmd, "asan report")) {
+    add(&t, "%s", g->asan_report ? g->asan_report : "no AddressSanitizer report yet\n");
   } else if (!strcmp(cmd, "mappings")) {
     kit_emu_mappings(g->emu, map_line, &t);
   } else if (!strcmp(cmd, "points")) {
@@ -784,5 +817,6 @@ int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err) {
   kit_emu_on_signal(tool, on_signal, NULL);
   kit_emu_on_thread_start(tool, on_start, NULL);
   kit_emu_on_exit(tool, on_exit_cb, NULL);
+  if (kit_emu_tool_find(g->emu, "asan")) __asan_set_error_report_callback(on_asan_report);
   return 0;
 }

@@ -1,7 +1,8 @@
 /* tests/emu/gdb/guest.c — the program gdb-multiarch debugs in the stub's
  * tests (run_gdb.py), against kit-emu -g and qemu-riscv64 -g: structs,
  * arrays, a call chain to break in and step through, global, heap and stack
- * values to watch, a SIGSEGV, a spin loop for Ctrl-C, a fork, an exit code. */
+ * values to watch, a SIGSEGV, a heap overflow, a spin loop for Ctrl-C, a fork,
+ * an exit code. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
   int s = sum(pts, 3);
   long *heap = malloc(4 * sizeof *heap);
   for (int i = 0; i < 4; i++) heap[i] = i * 10;
+  if (argc > 1 && !strcmp(argv[1], "overflow")) heap[argc + 2] = 1; /* one past the end: ASan's report */
   long local = 7;
   bump(&heap[2], 89);
   bump(&table[1], s);

@@ -20,6 +20,8 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
   CHECK control: stepi from the first instruction, break *ADDR, kill (both);
         a fork whose child runs on without gdb; detach, after which the guest
         runs to its end (kit-emu)
+  CHECK asan: kit-emu --sanitize=address -g: a heap overflow's report stops
+        in gdb at the bad access, monitor asan report, the exit (kit-emu)
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
@@ -71,13 +73,13 @@ def line_of(src, marker):
     sys.exit("no line with %r in %s" % (marker, src))
 
 
-def run(engine, prog, args, commands, work, name, interrupt_after=None):
+def run(engine, prog, args, commands, work, name, interrupt_after=None, emu_args=()):
     """engine's -g on a free port, gdb-multiarch -batch with commands; gdb's output and the engine's status"""
     port = free_port()
     if engine == "qemu":
         cmd = ["qemu-riscv64", "-L", SYSROOT, "-g", str(port), prog] + args
     else:
-        cmd = [engine, "-L", SYSROOT, "-g", str(port), prog] + args
+        cmd = [engine, "-L", SYSROOT] + list(emu_args) + ["-g", str(port), prog] + args
     out = open(os.path.join(work, name + ".guest"), "w")
     guest = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.time() + 20
@@ -256,6 +258,19 @@ def main():
         if kst != 55:
             c.fail += 1
             print("FAIL kit-emu's status after detach: %s, not 55" % kst)
+    elif check == "asan":
+        overflow = line_of(src, "heap[argc + 2] = 1;")
+        commands = ["continue", "bt 1", "print heap", "print &heap[4]", "monitor asan report", "continue"]
+        kit, kst = run(kit_emu, prog, ["overflow"], commands, work, "kit", emu_args=["--sanitize=address"])
+        c.has("an ASan report stops in gdb at the bad access", kit,
+              r"^Program received signal SIGTRAP, .*\n(0x[0-9a-f]+ in )?main \(.*guest.c:%d$" % overflow)
+        c.has("the report was printed before the stop", open(os.path.join(work, "kit.guest")).read(),
+              r"ERROR: AddressSanitizer: heap-buffer-overflow")
+        m = re.search(r"^\$2 = \(long \*\) (0x[0-9a-f]+)", kit, re.M)
+        c.has("the report names the address gdb computes", kit,
+              r"WRITE of size 8 at 0x0*%s " % (m.group(1)[2:] if m else "none"))
+        c.has("monitor asan report", kit, r"^==\d+==ERROR: AddressSanitizer: heap-buffer-overflow")
+        c.has("the report ends the process, as gdb hears", kit, r"exited with code 01\]$")
     elif check == "interrupt":
         commands = ["continue", "print spin_stop", "set var spin_stop = 1", "print counter > 47", "continue"]
         kit, kst = run(kit_emu, prog, ["spin"], commands, work, "kit", interrupt_after=3)
