@@ -272,10 +272,16 @@ def main():
         c.has("monitor asan report", kit, r"^==\d+==ERROR: AddressSanitizer: heap-buffer-overflow")
         c.has("the report ends the process, as gdb hears", kit, r"exited with code 01\]$")
     elif check == "interrupt":
-        commands = ["continue", "print spin_stop", "set var spin_stop = 1", "print counter > 47", "continue"]
+        spin = line_of(src, "while (!spin_stop) counter++;")
+        # after 3 s the loop is compiled code: a breakpoint and steps in it
+        commands = ["continue", "print spin_stop", "print counter > 47", "break *$pc", "continue", "info breakpoints",
+                    "stepi", "stepi", "stepi", "stepi", "delete", "set var spin_stop = 1", "continue"]
         kit, kst = run(kit_emu, prog, ["spin"], commands, work, "kit", interrupt_after=3)
         c.has("Ctrl-C stops the spinning guest", kit, r"^Program received signal SIGINT, Interrupt\.$")
         c.has("the guest ran", kit, r"^\$2 = 1$")
+        c.has("a breakpoint in the hot loop", kit, r"^Breakpoint 1, 0x[0-9a-f]+ in main \(.*guest.c:%d$" % spin)
+        c.has("hit once", kit, r"breakpoint already hit 1 time")
+        c.has("stepi in the loop", kit, r"^0x[0-9a-f]+\s+%d\s+while" % spin)
         c.has("gdb's write reaches the guest: it exits", kit, r"exited with code 067\]$")
     else:
         sys.exit(__doc__)
