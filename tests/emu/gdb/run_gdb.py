@@ -130,6 +130,10 @@ def normalise(text):
         # info registers: the decimal column of a pointer register
         line = re.sub(r"^(\w+\s+ADDR\s+)-?\d+$", r"\1N", line)
         line = re.sub(r"LWP \d+|Thread \d+\.\d+|process \d+", "TID", line)
+        # info threads: qemu's extra thread text (qThreadExtraInfo), and the column widths it changes
+        line = re.sub(r" \(CPU#\d+ \[\w+\]\)", "", line)
+        if re.match(r"^(  Id|\* \d) ", line):
+            line = re.sub(r" +", " ", line)
         lines.append(line)
     return lines
 
@@ -178,7 +182,7 @@ def main():
             "set breakpoint pending on", "break main", "break guest.c:%d" % r_line, "break printf", "continue", "info registers", "info registers float",
             "continue", "bt", "finish", "next", "step", "info locals", "up", "print *p@3", "print p[1]",
             "print table", "print counter", "print scale", "x/4xw &table", "x/2i $pc", "delete 1 2",
-            "info sharedlibrary", "continue", "bt 1", "continue",
+            "info sharedlibrary", "info threads", "continue", "bt 1", "continue",
         ]
         kit, kst = run(kit_emu, prog, [], commands, work, "kit")
         qemu, qst = run("qemu", prog, [], commands, work, "qemu")
@@ -191,6 +195,7 @@ def main():
         c.has("float registers", kit, r"^ft0 +")
         c.has("print of an array", kit, r"= \{1, 2, 3, 4, 5\}$")
         c.has("exit code", kit, r"^\[Inferior 1 \(process \d+\) exited with code 067\]$")
+        c.has("info threads", kit, r"^\* 1 +Thread \d+\.\d+ ")
         c.has("a breakpoint in libc set before it was loaded", kit, r"^Breakpoint 3, (0x[0-9a-f]+ in )?printf ")
         if linking == "dynamic":
             c.has("info sharedlibrary", kit, r"libc\.so\.6$")
