@@ -8,6 +8,7 @@
 #include "kit/emu.h"
 #include "kit/passes.h"
 #include "tools/asan/asan.h"
+#include "tools/gdb/gdb_tool.h"
 #include "tools/tools.h"
 
 extern char **environ;
@@ -40,6 +41,9 @@ static void usage(FILE *f) {
         "  --strace           print each system call to stderr\n"
         "  -g PORT|PATH       wait for gdb (target remote :PORT, or a Unix socket at PATH) before the\n"
         "                     first instruction, as qemu's -g; docs/gdb.md\n"
+        "  --dbg              the built-in debugger (break, run, step, next, finish, bt, print, x, watch,\n"
+        "                     info, list); commands from -ex CMD (repeatable), then stdin unless -batch\n"
+        "  -ex CMD, -batch    --dbg's commands and batch mode, as gdb's\n"
         "  --tool=NAME[,ARGS] insncount, or a path to a tool shared object (docs/tools.md) and its\n"
         "                     arguments; several --tool options run together, in their order\n"
         "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
@@ -79,6 +83,9 @@ typedef struct Args {
   KitEmuOptions opt;
   bool strace;
   const char *gdb; /* -g */
+  bool dbg, batch;  /* --dbg, -batch */
+  char *dbg_cmds[64]; /* -ex */
+  int ndbg_cmds;
   struct {
     char name[512];
     const char *args;
@@ -135,6 +142,16 @@ static int parse_options(int argc, char **argv, Args *a) {
         return -1;
       }
       a->gdb = argv[++i];
+    } else if (!strcmp(arg, "--dbg")) {
+      a->dbg = true;
+    } else if (!strcmp(arg, "-batch")) {
+      a->batch = true;
+    } else if (!strcmp(arg, "-ex")) {
+      if (i + 1 >= argc || a->ndbg_cmds == 64) {
+        fprintf(stderr, "kit-emu: -ex takes a command (at most 64)\n");
+        return -1;
+      }
+      a->dbg_cmds[a->ndbg_cmds++] = argv[++i];
     } else if (!strcmp(arg, "--strace")) {
       a->strace = true;
     } else if (!strncmp(arg, "--tool=", 7)) {
@@ -227,9 +244,20 @@ static int install_tools(KitEmu *emu, const Args *a) {
     KitEmuTool *t = kit_emu_tool_register(emu, name, KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || builtin[k].main(t, stderr) < 0) return -1;
   }
-  if (a->gdb) { /* last: it sees what the others decided (an ASan report, a denied access) */
+  if (a->dbg && a->gdb) {
+    fprintf(stderr, "kit-emu: --dbg and -g exclude each other\n");
+    return -1;
+  }
+  if (!a->dbg && (a->ndbg_cmds || a->batch)) {
+    fprintf(stderr, "kit-emu: -ex and -batch go with --dbg\n");
+    return -1;
+  }
+  if (a->gdb || a->dbg) { /* last: it sees what the others decided (an ASan report, a denied access) */
     KitEmuTool *t = kit_emu_tool_register(emu, "gdb", KIT_EMU_TOOL_API_VERSION, stderr);
-    if (!t || kit_emu_tool_gdb_main(t, a->gdb, stderr) < 0) return -1;
+    if (!t) return -1;
+    if (a->dbg ? kit_emu_tool_dbg_main(t, a->dbg_cmds, a->ndbg_cmds, a->batch, stderr) < 0
+               : kit_emu_tool_gdb_main(t, a->gdb, stderr) < 0)
+      return -1;
   }
   return 0;
 }

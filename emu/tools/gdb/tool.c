@@ -11,8 +11,8 @@
  *    watchpoints exist, while gdb steps or after a Ctrl-C — have a callback
  *    before each instruction: a plain one at a breakpoint (and after each
  *    access), elsewhere a conditional one on `attn`, a shared word the
- *    generated code tests inline (no call while it is 0), which a step, a
- *    pending watchpoint stop or a Ctrl-C sets; and a memory callback on
+ *    generated code tests inline (no call while it is 0), which a step or
+ *    a Ctrl-C sets; and a memory callback on
  *    each load and store (gdb may set a watchpoint while the guest is
  *    stopped in the block, whose rest runs as it was translated). A stop
  *    inside such a block can be stepped from;
@@ -22,9 +22,9 @@
  * Inserting or removing a breakpoint retranslates only the blocks that hold
  * its pc (kit_emu_flush_code); steps, watchpoints and Ctrl-C retranslate
  * everything when they begin and end.
- * A watchpoint's memory callback runs before the access: it notes the hit,
- * and the stop comes at the next instruction, after the access, so gdb reads
- * the new value (qemu-user answers Z2/Z3/Z4 empty). */
+ * A watchpoint's memory callback runs before the access and stops there, at
+ * the accessing instruction, as a RISC-V trigger does; gdb steps over it and
+ * reads the new value (qemu-user answers Z2/Z3/Z4 empty). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "../tools.h"
+#include "gdb_tool.h"
 #include "rsp.h"
 
 enum { NREGS = 68, MAX_WATCH = 256 };
@@ -73,8 +74,6 @@ typedef struct Gdb {
   bool recheck;          /* breakpoints changed while a block runs: its instructions call in */
   bool skip_once;        /* the next callback at skip_pc is the position gdb resumed from */
   uint64_t skip_pc;
-  bool watch_hit;
-  KitGdbStop watch_stop;
   uint64_t *bps;
   size_t nbps, capbps;
   Watch watches[MAX_WATCH];
@@ -113,7 +112,7 @@ static int to_gdb_sig(int sig) {
 /* ---- retranslation ------------------------------------------------------------------------ */
 
 static void update_attn(Gdb *g) {
-  uint64_t v = atomic_load(&g->interrupt) || g->stepping || g->watch_hit || g->recheck;
+  uint64_t v = atomic_load(&g->interrupt) || g->stepping || g->recheck;
   __atomic_store_n(&g->attn, v, __ATOMIC_RELAXED);
 }
 
@@ -147,10 +146,7 @@ static void on_insn(KitEmu *emu, unsigned vcpu, void *user) {
     if (pc == g->skip_pc) return;
   }
   KitGdbStop st = {.kind = KIT_GDB_STOP_SIGNAL, .sig = 5, .tid = (uint64_t)kit_emu_thread_id(g->emu)};
-  if (g->watch_hit) {
-    st = g->watch_stop;
-    g->watch_hit = false;
-  } else if (atomic_exchange(&g->interrupt, false)) {
+  if (atomic_exchange(&g->interrupt, false)) {
     st.sig = 2; /* SIGINT, as gdb reports a Ctrl-C */
   } else if (g->stepping) {
     /* the step is done */
@@ -172,10 +168,14 @@ static void on_entry(KitEmu *emu, unsigned vcpu, void *user) {
   update_attn(g);
 }
 
+/* a load or store, before it happens: a watchpoint's stop is here, at the
+ * accessing instruction, as a RISC-V debug trigger fires; gdb then steps
+ * over it (its riscv target has "non-steppable" watchpoints) and compares
+ * the values */
 static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a, void *user) {
   (void)emu, (void)vcpu, (void)user;
   Gdb *g = &g_state;
-  if (g->gone || g->watch_hit) return KIT_EMU_ALLOW;
+  if (g->gone) return KIT_EMU_ALLOW;
   for (size_t i = 0; i < g->nwatches; i++) {
     const Watch *w = &g->watches[i];
     if (a->addr >= w->addr + w->len || w->addr >= a->addr + a->size) continue;
@@ -184,10 +184,8 @@ static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a
     else if (w->type == KIT_GDB_WATCH_READ && !a->is_store) k = KIT_GDB_STOP_RWATCH;
     else if (w->type == KIT_GDB_WATCH_ACCESS) k = KIT_GDB_STOP_AWATCH;
     else continue;
-    g->watch_hit = true;
-    g->watch_stop = (KitGdbStop){.kind = k, .tid = (uint64_t)kit_emu_thread_id(g->emu),
-                                 .addr = a->addr > w->addr ? a->addr : w->addr};
-    update_attn(g);
+    stop(g, (KitGdbStop){.kind = k, .tid = (uint64_t)kit_emu_thread_id(g->emu), .addr = a->addr > w->addr ? a->addr : w->addr},
+         AT_EVENT);
     break;
   }
   return KIT_EMU_ALLOW;
@@ -210,7 +208,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     uint64_t pc = kit_emu_insn_pc(in);
     void *u = (void *)(uintptr_t)pc;
     /* after an access a plain call: the generated code may have read attn
-     * before the memory callback changed it */
+     * before the memory callback (a stop, a step from it) changed it */
     if (bp_at(g, pc) || after_access) kit_emu_insn_exec_cb(in, on_insn, u);
     else kit_emu_insn_cond_cb(in, on_insn, KIT_EMU_COND_NE, attn, 0, u);
     after_access = (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC)) != 0;
@@ -791,11 +789,18 @@ static int await_gdb(const char *where, FILE *err) {
 
 int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err) {
   Gdb *g = &g_state;
+  g->emu = kit_emu_tool_emu(tool);
+  if (build_regs(g, err) < 0) return -1;
+  int fd = await_gdb(where, err);
+  return fd < 0 ? -1 : kit_emu_tool_gdb_main_fd(tool, fd, err);
+}
+
+int kit_emu_tool_gdb_main_fd(KitEmuTool *tool, int fd, FILE *err) {
+  Gdb *g = &g_state;
   g->tool = tool;
   g->emu = kit_emu_tool_emu(tool);
   if (build_regs(g, err) < 0) return -1;
-  g->fd = await_gdb(where, err);
-  if (g->fd < 0) return -1;
+  g->fd = fd;
   g->pid = getpid();
   KitGdbTarget t = {.user = g, .regs = g->regs, .nregs = NREGS, .arch = "riscv:rv64", .reg = reg,
                     .read_mem = read_mem, .write_mem = write_mem, .point = point, .threads = threads,

@@ -22,6 +22,9 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
         runs to its end (kit-emu)
   CHECK asan: kit-emu --sanitize=address -g: a heap overflow's report stops
         in gdb at the bad access, monitor asan report, the exit (kit-emu)
+  CHECK dbg: kit-emu --dbg -batch -ex ... on the commands of the subset it
+        has gives gdb's lines (gdb-multiarch against kit-emu -g run as the
+        reference); readable errors (kit-emu only)
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
@@ -276,6 +279,51 @@ def main():
               r"WRITE of size 8 at 0x0*%s " % (m.group(1)[2:] if m else "none"))
         c.has("monitor asan report", kit, r"^==\d+==ERROR: AddressSanitizer: heap-buffer-overflow")
         c.has("the report ends the process, as gdb hears", kit, r"exited with code 01\]$")
+    elif check == "dbg":
+        # kit-emu --dbg -batch and gdb-multiarch against kit-emu -g on the same commands: the lines of the
+        # subset --dbg has must be the same (frames without arguments: --dbg reads no DWARF variables)
+        commands = ["break sum", "break guest.c:%d" % r_line, "run", "bt", "continue", "bt", "finish", "next",
+                    "step", "print counter", "print table", "x/4xw &table", "info registers sp", "delete",
+                    "watch table[1]" if False else "watch counter", "continue", "continue", "delete", "continue"]
+        gdb_cmds = ["continue" if x == "run" else x for x in commands]
+        ref, _ = run(kit_emu, prog, [], gdb_cmds, work, "gdb")
+        argv = [kit_emu, "-L", SYSROOT, "--dbg", "-batch"]
+        for x in commands:
+            argv += ["-ex", x]
+        p = subprocess.run(argv + [prog], capture_output=True, text=True, timeout=45)
+        mine = p.stdout
+        with open(os.path.join(work, "dbg.out"), "w") as f:
+            f.write(mine)
+
+        def lines(text):
+            out = []
+            for l in text.splitlines():
+                l = re.sub(r"\([^()]*\)", "()", l)  # arguments: gdb's, not --dbg's
+                l = re.sub(r"^(#\d+) +", r"\1 ", l)
+                l = re.sub(r"^(\w+)\s+(0x[0-9a-f]+)\s+.*$", r"\1 \2", l)  # info registers
+                l = re.sub(r"process \d+", "process N", l)
+                if l.startswith("Run till exit") or l.startswith("Hardware watchpoint 3: counter") and "Old" in l:
+                    continue
+                out.append(l)
+            return out
+        want = [l for l in lines(ref) if re.match(r"^(Breakpoint \d+, |#\d |\d+\t|Value returned|0x[0-9a-f]+ <table>|"
+                                                  r"sp |Old value|New value|\[Inferior|\$\d+ = )", l)]
+        have = lines(mine)
+        for l in want:
+            l2 = l.replace(" <table>:", ":")
+            if l2 in have:
+                c.passed += 1
+            else:
+                c.fail += 1
+                print("FAIL --dbg lacks gdb's line %r" % l2)
+        if p.returncode != 55:
+            c.fail += 1
+            print("FAIL kit-emu --dbg's status: %s, not 55" % p.returncode)
+        r = subprocess.run([kit_emu, "--dbg", "-batch", "-ex", "break nosuch", "-ex", "bogus", "-ex", "print $bogus",
+                            "-ex", "x/2x 0x10", "-ex", "print nosuch", prog], capture_output=True, text=True, timeout=45)
+        for pat in (r'^Function "nosuch" not defined\.$', r'^Undefined command: "bogus"', r'^No register "bogus"',
+                    r"Cannot access memory at address 0x10$", r'^No symbol "nosuch" in current context'):
+            c.has("--dbg error", r.stdout, pat)
     elif check == "interrupt":
         spin = line_of(src, "while (!spin_stop) counter++;")
         # after 3 s the loop is compiled code: a breakpoint and steps in it
