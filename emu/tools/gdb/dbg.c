@@ -626,6 +626,16 @@ static void cmd_step(Dbg *d, bool over) {
   snprintf(file0, sizeof file0, "%s", s0.file ? s0.file : "");
   uint64_t func0 = f0.pc - s0.offset;
   bool new_frame = false;
+  if (!s0.file) { /* as gdb: out of a function without lines */
+    fprintf(d->out, "Single stepping until exit from function %s,\nwhich has no line number information.\n",
+            s0.function ? s0.function : "??");
+    int sig = 0;
+    uint64_t w = 0;
+    StopWhy why = run_to_return(d, &f0, &sig, &w);
+    if (why != ST_STEP) report_stop(d, why, sig, w);
+    else print_frame(d, reg(d, REG_PC), true, true);
+    return;
+  }
   for (int k = 0; k < 200000; k++) {
     int sig = 0;
     uint64_t w = 0;
