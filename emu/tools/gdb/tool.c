@@ -7,8 +7,8 @@
  * Where the callbacks are (docs/gdb.md, "How it works"):
  *  - a block gdb has no business in has none: with no breakpoint, watchpoint
  *    or step the guest runs as without -g;
- *  - "fine" blocks — those holding a breakpoint's pc, every block while
- *    watchpoints exist, while gdb steps or after a Ctrl-C — have a callback
+ *  - "fine" blocks — those holding a breakpoint's pc, every block while gdb
+ *    steps or after a Ctrl-C — have a callback
  *    before each instruction: a plain one at a breakpoint (and after each
  *    access), elsewhere a conditional one on `attn`, a shared word the
  *    generated code tests inline (no call while it is 0), which a step or
@@ -16,6 +16,8 @@
  *    each load and store (gdb may set a watchpoint while the guest is
  *    stopped in the block, whose rest runs as it was translated). A stop
  *    inside such a block can be stepped from;
+ *  - while watchpoints exist, the other blocks have the memory callbacks
+ *    and a callback after each access, nothing else;
  *  - a Ctrl-C (a thread polls the socket for 0x03 while the guest runs)
  *    asks for every block to be translated again (kit_emu_request_flush):
  *    the new ones are fine, and the guest stops at the first instruction.
@@ -196,12 +198,15 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   Gdb *g = &g_state;
   if (g->gone) return;
   size_t n = kit_emu_tb_n_insns(tb);
-  bool fine = g->fine_all || g->nwatches;
+  bool fine = g->fine_all;
   for (size_t i = 0; !fine && i < n; i++) fine = bp_at(g, kit_emu_insn_pc(kit_emu_tb_insn(tb, i)));
-  KitEmuU64 attn = kit_emu_u64_shared(&g->attn);
   if (!fine && atomic_load(&g->interrupt)) fine = g->fine_dirty = true; /* a Ctrl-C's flush */
-  if (!fine) return; /* the guest runs it as without -g */
-  kit_emu_tb_cond_cb(tb, on_entry, KIT_EMU_COND_NE, attn, 0, NULL);
+  /* with watchpoints a block that is not fine watches its accesses only:
+   * the stop is in the memory callback, and the step gdb takes from it ends
+   * at the next instruction's callback */
+  if (!fine && !g->nwatches) return; /* the guest runs it as without -g */
+  KitEmuU64 attn = kit_emu_u64_shared(&g->attn);
+  if (fine) kit_emu_tb_cond_cb(tb, on_entry, KIT_EMU_COND_NE, attn, 0, NULL);
   bool after_access = false;
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
@@ -210,12 +215,11 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     /* after an access a plain call: the generated code may have read attn
      * before the memory callback (a stop, a step from it) changed it */
     if (bp_at(g, pc) || after_access) kit_emu_insn_exec_cb(in, on_insn, u);
-    else kit_emu_insn_cond_cb(in, on_insn, KIT_EMU_COND_NE, attn, 0, u);
+    else if (fine) kit_emu_insn_cond_cb(in, on_insn, KIT_EMU_COND_NE, attn, 0, u);
     after_access = (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC)) != 0;
-    /* every fine block watches its accesses, watchpoints or not: gdb may set
-     * one while stopped in it, and the rest of this block runs as it is now */
-    if (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC))
-      kit_emu_insn_mem_cb(in, on_mem, KIT_EMU_MEM_RW, NULL);
+    /* a fine block watches its accesses, watchpoints or not: gdb may set one
+     * while stopped in it, and the rest of this block runs as it is now */
+    if (after_access) kit_emu_insn_mem_cb(in, on_mem, KIT_EMU_MEM_RW, NULL);
   }
 }
 
