@@ -115,6 +115,7 @@ goals_table() {
   goal_row "kit-emu --tool=insncount (inline) / kit-emu (static)" "<=" 1.10 emu-insncount/emu-s 0 lua bzip2
   goal_row "kit-emu with a call per block / kit-emu (static)" "<=" 1.5 emu-blockcb/emu-s 0 lua bzip2
   goal_row "kit-emu with a tool that registers nothing / kit-emu (static)" "<=" 1.03 emu-nulltool/emu-s 0 lua bzip2
+  goal_row "kit-emu -g, gdb attached without breakpoints / kit-emu (static)" "<=" 1.10 emu-gdb/emu-s 0 lua
   b="$(beside "at -O0" kitcc-O0/clang-16-O0 compile)"
   BESIDE=$b goal_row "compile time, kitcc -O2 / clang-16 -O2 ($([ "$QUICK" = 1 ] && echo "Lua files, --quick" || echo sqlite3.c))" "<=" 1.5 kitcc-O2/clang-16-O2 0 compile
   b="$(beside "kitcc UBSan / kitcc -O2" kitcc-ubsan/kitcc lua); $(beside "clang-16 UBSan / clang-16 -O2" clang-ubsan/clang lua)"
