@@ -378,6 +378,10 @@ static void cmd_print(Dbg *d, const char *e) {
   bool hex = false;
   if (!strncmp(e, "/x", 2)) hex = true, e += 2;
   while (*e == ' ') e++;
+  if (!*e) {
+    fprintf(d->out, "kit-emu --dbg: print takes $REG or a global\n");
+    return;
+  }
   if (*e == '$') {
     int r = reg_number(e + 1);
     if (r < 0) {
@@ -461,6 +465,12 @@ static void cmd_examine(Dbg *d, const char *arg) {
 }
 
 static void cmd_info_registers(Dbg *d, const char *which) {
+  char word[64];
+  for (const char *p = which; sscanf(p, "%63s", word) == 1; p = strstr(p, word) + strlen(word))
+    if (reg_number(word) < 0 && strcmp(word, "fp")) {
+      fprintf(d->out, "Invalid register `%s'\n", word);
+      return;
+    }
   for (int i = 0; i < 33; i++) {
     if (*which && !strstr(which, reg_names[i])) continue;
     if (*which) { /* a whole word of the list */
@@ -626,6 +636,11 @@ static void cmd_step(Dbg *d, bool over) {
   snprintf(file0, sizeof file0, "%s", s0.file ? s0.file : "");
   uint64_t func0 = f0.pc - s0.offset;
   bool new_frame = false;
+  Frame probe;
+  if (!s0.file && !unwind(d, &f0, true, &probe)) {
+    fprintf(d->out, "Cannot find bounds of current function\n");
+    return;
+  }
   if (!s0.file) { /* as gdb: out of a function without lines */
     fprintf(d->out, "Single stepping until exit from function %s,\nwhich has no line number information.\n",
             s0.function ? s0.function : "??");
