@@ -183,7 +183,7 @@ def main():
         commands = [
             # printf: in libc, which a dynamic program has not loaded yet
             "set breakpoint pending on", "break main", "break guest.c:%d" % r_line, "break printf", "continue", "info registers", "info registers float",
-            "continue", "bt", "finish", "next", "step", "info locals", "up", "print *p@3", "print p[1]",
+            "continue", "bt", "finish", "next", "step", "info locals", "up", "print *p@3", "print p[1]", "up", "print pts", "print/x pts[1]", "ptype pts", "info frame", "down",
             "print table", "print counter", "print scale", "x/4xw &table", "x/2i $pc", "delete 1 2",
             "info sharedlibrary", "info threads", "continue", "bt 1", "continue",
         ]
@@ -197,6 +197,8 @@ def main():
         c.has("integer registers", kit, r"^sp +0x[0-9a-f]+")
         c.has("float registers", kit, r"^ft0 +")
         c.has("print of an array", kit, r"= \{1, 2, 3, 4, 5\}$")
+        c.has("print of an array of structs", kit, r'= \{\{x = 1, y = 2, name = 0x[0-9a-f]+ "a"\}, \{x = 3, y = 4')
+        c.has("ptype", kit, r"^type = struct point \{$")
         c.has("exit code", kit, r"^\[Inferior 1 \(process \d+\) exited with code 067\]$")
         c.has("info threads", kit, r"^\* 1 +Thread \d+\.\d+ ")
         c.has("a breakpoint in libc set before it was loaded", kit, r"^Breakpoint 3, (0x[0-9a-f]+ in )?printf ")
