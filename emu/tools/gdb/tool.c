@@ -29,6 +29,7 @@
  * reads the new value (qemu-user answers Z2/Z3/Z4 empty). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -653,6 +654,36 @@ static void *xfer(void *user, const char *object, const char *annex, size_t *len
   return NULL;
 }
 
+/* gdb's vFile:open: the executable, or a file the guest has mapped, found
+ * by its host path ending in the guest's (the sysroot's copy of
+ * /lib/libc.so.6); nothing else of the host */
+typedef struct FindMapped {
+  const char *path;
+  char *host;
+} FindMapped;
+
+static void find_mapped(KitEmu *emu, const KitEmuMapping *m, void *user) {
+  (void)emu;
+  FindMapped *f = user;
+  if (f->host || m->kind != KIT_EMU_MAPPING_FILE || !m->path) return;
+  size_t a = strlen(m->path), b = strlen(f->path);
+  if (!strcmp(m->path, f->path) || (f->path[0] == '/' && a > b && !strcmp(m->path + a - b, f->path)))
+    f->host = strdup(m->path);
+}
+
+static int open_file(void *user, const char *path) {
+  Gdb *g = user;
+  const char *exe = kit_emu_exe_path(g->emu);
+  FindMapped f = {path, NULL};
+  if (exe && !strcmp(path, exe)) f.host = strdup(exe);
+  else kit_emu_mappings(g->emu, find_mapped, &f);
+  if (!f.host) return -ENOENT;
+  int fd = open(f.host, O_RDONLY | O_CLOEXEC);
+  int err = errno;
+  free(f.host);
+  return fd < 0 ? -err : fd;
+}
+
 static int catch_syscalls(void *user, bool enable, bool any, const uint64_t *nrs, size_t n) {
   Gdb *g = user;
   free(g->catch_nrs);
@@ -810,7 +841,7 @@ int kit_emu_tool_gdb_main_fd(KitEmuTool *tool, int fd, FILE *err) {
                     .read_mem = read_mem, .write_mem = write_mem, .point = point, .threads = threads,
                     .thread_alive = thread_alive, .xfer = xfer,
                     .xfer_objects = "auxv,exec-file,libraries-svr4,threads",
-                    .catch_syscalls = catch_syscalls, .monitor = monitor, .pid = (uint64_t)getpid()};
+                    .open_file = open_file, .catch_syscalls = catch_syscalls, .monitor = monitor, .pid = (uint64_t)getpid()};
   g->stub = kit_gdb_stub_new(g->fd, g->fd, &t);
   if (!g->stub) return -1;
   pthread_mutex_init(&g->mu, NULL);

@@ -3,7 +3,8 @@
 for what this gdb-multiarch cannot drive on riscv64 ("catch syscall" is
 "not supported on this architecture yet" in it): QCatchSyscalls with the
 syscall_entry/syscall_return stop replies, qXfer:auxv (AT_ENTRY is the
-program's entry), qXfer:exec-file, qXfer:threads, qXfer:libraries-svr4 of a
+program's entry), qXfer:exec-file, qXfer:threads, vFile (the program's
+bytes; no host file the guest has not mapped), qXfer:libraries-svr4 of a
 dynamic program (libc listed once ld.so has loaded it), monitor commands,
 an unreadable address answered E14 (never a fault of kit-emu), a step,
 vKill. Exit 77 without the cross compiler."""
@@ -126,6 +127,17 @@ def main():
                           (entry + 4), static], capture_output=True, text=True).stdout.splitlines()[-1].split()
     after = int(dis[-2], 16) if dis[-3] == "jal" else entry + len(dis[1]) // 2
     check("a step goes one instruction on", int.from_bytes(bytes.fromhex(r.decode()), "little") == after, r + dis[-3].encode())
+    r = c.ask(b"vFile:open:%s,0,0" % static.encode().hex().encode())
+    check("vFile:open of the program", r.startswith(b"F") and not r.startswith(b"F-1"), r)
+    fd = r[1:]
+    r = c.ask(b"vFile:pread:%s,4,0" % fd)
+    check("vFile:pread: the ELF magic", r == b"F4;\x7fELF", r)
+    check("vFile:fstat: 64 bytes", c.ask(b"vFile:fstat:%s" % fd).startswith(b"F40;"))
+    check("vFile:close", c.ask(b"vFile:close:%s" % fd) == b"F0")
+    check("vFile:pread of a closed fd: EBADF", c.ask(b"vFile:pread:%s,4,0" % fd) == b"F-1,9")
+    check("vFile:open of a host file the guest has not mapped: ENOENT",
+          c.ask(b"vFile:open:%s,0,0" % b"/etc/passwd".hex().encode()) == b"F-1,2")
+    check("vFile:open for writing: EACCES", c.ask(b"vFile:open:%s,1,0" % static.encode().hex().encode()) == b"F-1,d")
     check("QCatchSyscalls: write (64)", c.ask(b"QCatchSyscalls:1;40") == b"OK")
     r = c.ask(b"vCont;c")
     check("catch: syscall_entry of write", r.startswith(b"T05syscall_entry:40;"), r)

@@ -18,8 +18,9 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
         several at once: the stop's line and the old and new values (kit-emu
         only: qemu-user answers watchpoints "not supported")
   CHECK control: stepi from the first instruction, break *ADDR, kill (both);
-        a fork whose child runs on without gdb; detach, after which the guest
-        runs to its end (kit-emu)
+        a fork whose child runs on without gdb; gdb given neither the program
+        nor a sysroot (vFile); detach, after which the guest runs to its end
+        (kit-emu)
   CHECK asan: kit-emu --sanitize=address -g: a heap overflow's report stops
         in gdb at the bad access, monitor asan report, the exit (kit-emu)
   CHECK dbg: kit-emu --dbg -batch -ex ... on the commands of the subset it
@@ -76,7 +77,7 @@ def line_of(src, marker):
     sys.exit("no line with %r in %s" % (marker, src))
 
 
-def run(engine, prog, args, commands, work, name, interrupt_after=None, emu_args=()):
+def run(engine, prog, args, commands, work, name, interrupt_after=None, emu_args=(), bare=False):
     """engine's -g on a free port, gdb-multiarch -batch with commands; gdb's output and the engine's status"""
     port = free_port()
     if engine == "qemu":
@@ -92,8 +93,10 @@ def run(engine, prog, args, commands, work, name, interrupt_after=None, emu_args
             sys.exit("%s did not listen on port %d" % (cmd[0], port))
         time.sleep(0.05)
     # one -ex each: an error (a command after the exit) does not skip the rest
-    setup = ["set pagination off", "set confirm off", "set width 0", "set height 0", "set sysroot " + SYSROOT,
-             "file " + prog, "target remote :%d" % port]
+    setup = ["set pagination off", "set confirm off", "set width 0", "set height 0"]
+    if not bare:  # bare: gdb takes the program and its libraries from the stub (vFile)
+        setup += ["set sysroot " + SYSROOT, "file " + prog]
+    setup += ["target remote :%d" % port]
     argv = ["gdb-multiarch", "-nx", "-batch"]
     for command in setup + commands:
         argv += ["-ex", command]
@@ -262,6 +265,16 @@ def main():
         c.has("a fork child runs without the stub: the first stop is the parent's", kit,
               r"^Breakpoint 1, square \(v=1\)")
         c.has("the parent exits after its child", kit, r"exited with code 067\]$")
+        dyn = os.path.join(work, "guest-dynamic")
+        subprocess.run([CC, "-g", "-O0", src, "-o", dyn], check=True)
+        kit, kst = run(kit_emu, dyn, [], ["break printf", "continue", "info sharedlibrary", "bt 2", "continue"], work,
+                       "hostio", bare=True)
+        c.has("no file, no sysroot: gdb reads the program from kit-emu", kit, r"^#1 +0x[0-9a-f]+ in main \(argc=1, ")
+        c.has("and the libraries by their guest paths (vFile)", kit, r"^Breakpoint 1, 0x[0-9a-f]+ in printf \(\) from "
+              r"target:/lib/(riscv64-linux-gnu/)?libc\.so\.6$")
+        if "does not support file transfer" in kit:
+            c.fail += 1
+            print("FAIL gdb warned: the remote target does not support file transfer")
         kit, kst = run(kit_emu, prog, [], ["break sum", "continue", "detach"], work, "detach")
         c.has("detach", kit, r"^\[Inferior 1 \(process \d+\) detached\]$")
         c.has("the guest runs on after detach", open(os.path.join(work, "detach.guest")).read(), r"^sum 47 109 8 70\.5$")
