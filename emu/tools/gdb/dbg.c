@@ -146,10 +146,36 @@ static void print_source_line(Dbg *d, const char *file, unsigned line) {
   fprintf(d->out, "%u\tin %s\n", line, file ? file : "??");
 }
 
+/* Is the file:line the symbolizer gives for pc (in s) the function's own?
+ * For code outside every compilation unit (libc's, in a static program) it
+ * answers the last line before, of another function: the line must have
+ * code inside the function. Remembered per function. */
+static bool lines_real(Dbg *d, KitEmuSymbol *s, uint64_t pc) {
+  static struct {
+    uint64_t start;
+    bool real;
+  } memo[64];
+  const char *exe = kit_emu_exe_path(d->emu);
+  if (!s->file || !s->function || !exe || !s->module || strcmp(s->module, exe)) return s->file != NULL;
+  uint64_t start = pc - s->offset;
+  unsigned slot = (unsigned)(start >> 1) % 64;
+  if (memo[slot].start != start) {
+    uint64_t addr = 0, size = 0, at[16];
+    uint32_t found = 0;
+    bool real = kit_debuginfo_symbol(exe, s->function, &addr, &size) < 0 || !size;
+    long n = real ? 0 : kit_debuginfo_line_addrs(exe, s->file, s->line, at, 16, &found);
+    for (long i = 0; i < n; i++) real |= at[i] >= addr && at[i] < addr + size;
+    memo[slot].start = start, memo[slot].real = real;
+  }
+  if (!memo[slot].real) s->file = NULL, s->line = 0;
+  return memo[slot].real;
+}
+
 /* "main () at guest.c:44" or "0x... in printf ()" */
 static void print_frame(Dbg *d, uint64_t pc, bool with_pc, bool source) {
   KitEmuSymbol s = {0};
   kit_emu_symbolize(d->emu, pc, &s);
+  lines_real(d, &s, pc);
   if (with_pc || !s.file) fprintf(d->out, "0x%016" PRIx64 " in ", pc);
   fprintf(d->out, "%s ()", s.function ? s.function : "??");
   if (s.file) fprintf(d->out, " at %s:%u", s.file, s.line);
@@ -241,7 +267,8 @@ static Point *add_point(Dbg *d, bool watch, uint64_t addr, uint64_t len, const c
 
 static void remove_point(Dbg *d, int i) {
   Point *p = &d->pts[i];
-  ask(d, "z%d,%" PRIx64 ",%" PRIx64, p->watch ? 2 : 0, p->addr, p->watch ? p->len : 4);
+  if (d->alive) /* the stub serves no more requests once the guest has ended */
+    ask(d, "z%d,%" PRIx64 ",%" PRIx64, p->watch ? 2 : 0, p->addr, p->watch ? p->len : 4);
   d->pts[i] = d->pts[--d->npts];
 }
 
@@ -622,38 +649,48 @@ static StopWhy run_to_return(Dbg *d, const Frame *f, int *sig, uint64_t *w) {
       if (why == ST_BREAK && i < 0) continue;
       return why == ST_BREAK && i >= 0 && !d->pts[i].temp ? ST_BREAK : why;
     }
-    if (reg(d, REG_SP) > f->sp) return ST_STEP; /* back in the caller (not a deeper recursion) */
+    if (reg(d, REG_SP) >= f->sp) return ST_STEP; /* back in the caller (not in a deeper recursion) */
   }
 }
 
-/* step/next: instructions until the source line changes */
+/* on to addr (a temporary breakpoint): ST_STEP when there, else the other stop */
+static StopWhy run_to(Dbg *d, uint64_t addr, int *sig, uint64_t *w) {
+  if (!add_point(d, false, addr, 0, "", true)) return ST_GONE;
+  StopWhy why = resume(d, false, sig, w);
+  bool there = why == ST_BREAK && reg(d, REG_PC) == addr;
+  for (int k = 0; k < d->npts; k++)
+    if (d->pts[k].temp) remove_point(d, k--);
+  return there ? ST_STEP : why;
+}
+
+/* step/next: instructions until the source line changes; a call is run
+ * over (next, or a function without lines) or entered to past its prologue
+ * (step), a return goes on to the next line of the caller */
 static void cmd_step(Dbg *d, bool over) {
-  Frame f0 = current(d);
+  enum { LIMIT = 200000 };
+  Frame f0 = current(d), probe;
   KitEmuSymbol s0 = {0};
   kit_emu_symbolize(d->emu, f0.pc, &s0);
-  unsigned line0 = s0.line;
-  char file0[512];
-  snprintf(file0, sizeof file0, "%s", s0.file ? s0.file : "");
-  uint64_t func0 = f0.pc - s0.offset;
-  bool new_frame = false;
-  Frame probe;
-  if (!s0.file && !unwind(d, &f0, true, &probe)) {
-    fprintf(d->out, "Cannot find bounds of current function\n");
-    return;
-  }
+  int sig = 0;
+  uint64_t w = 0;
   if (!s0.file) { /* as gdb: out of a function without lines */
+    if (!unwind(d, &f0, true, &probe)) {
+      fprintf(d->out, "Cannot find bounds of current function\n");
+      return;
+    }
     fprintf(d->out, "Single stepping until exit from function %s,\nwhich has no line number information.\n",
             s0.function ? s0.function : "??");
-    int sig = 0;
-    uint64_t w = 0;
     StopWhy why = run_to_return(d, &f0, &sig, &w);
     if (why != ST_STEP) report_stop(d, why, sig, w);
     else print_frame(d, reg(d, REG_PC), true, true);
     return;
   }
-  for (int k = 0; k < 200000; k++) {
-    int sig = 0;
-    uint64_t w = 0;
+  unsigned line0 = s0.line;
+  char file0[512];
+  snprintf(file0, sizeof file0, "%s", s0.file);
+  uint64_t func0 = f0.pc - s0.offset;
+  bool other_function = false;
+  for (int k = 0; k < LIMIT; k++) {
     StopWhy why = resume(d, true, &sig, &w);
     if (why != ST_STEP) {
       report_stop(d, why, sig, w);
@@ -662,33 +699,39 @@ static void cmd_step(Dbg *d, bool over) {
     Frame f = current(d);
     KitEmuSymbol s = {0};
     kit_emu_symbolize(d->emu, f.pc, &s);
-    bool entered = f.sp < f0.sp || (s.offset == 0 && f.pc - s.offset != func0);
-    if (s.offset == 0 && f.pc != func0 && (over || !s.file)) { /* a call: over it */
-      why = run_to_return(d, &f, &sig, &w);
-      if (why != ST_STEP) {
-        report_stop(d, why, sig, w);
-        return;
-      }
-      continue;
-    }
-    if (!s.file) continue; /* no lines here: on */
-    if (entered && s.offset == 0) continue; /* the callee's entry: on to past its prologue's first line */
-    if (f.sp > f0.sp && f.pc - s.offset != func0) { /* returned into the caller, mid-line */
-      if (!new_frame) {
-        new_frame = true;
-        line0 = s.line;
-        snprintf(file0, sizeof file0, "%s", s.file);
-        func0 = f.pc - s.offset;
-        f0 = f;
+    if (s.function && s.offset == 0 && f.pc != func0) lines_real(d, &s, f.pc);
+    if (s.function && s.offset == 0 && f.pc != func0) { /* a call */
+      uint64_t past[4];
+      long n = over || !s.file ? 0 : kit_debuginfo_function_addrs(kit_emu_exe_path(d->emu), s.function, past, 4);
+      if (n <= 0) {
+        why = run_to_return(d, &f, &sig, &w);
+        if (why != ST_STEP) {
+          report_stop(d, why, sig, w);
+          return;
+        }
         continue;
       }
+      uint64_t to = past[0] + kit_emu_exe_bias(d->emu);
+      why = to == f.pc ? ST_STEP : run_to(d, to, &sig, &w);
+      if (why != ST_STEP) report_stop(d, why, sig, w);
+      else print_frame(d, to, false, true);
+      return;
+    }
+    if (!s.file) continue; /* no lines here (a PLT stub): on */
+    if (f.pc - s.offset != func0) { /* returned into the caller, mid-line: on to its next line */
+      other_function = true;
+      func0 = f.pc - s.offset;
+      line0 = s.line;
+      snprintf(file0, sizeof file0, "%s", s.file);
+      continue;
     }
     if (s.line != line0 || strcmp(s.file, file0)) {
-      if (f.pc - s.offset != (uint64_t)(f0.pc - s0.offset) || new_frame) print_frame(d, f.pc, false, true);
+      if (other_function) print_frame(d, f.pc, false, true);
       else print_source_line(d, s.file, s.line);
       return;
     }
   }
+  fprintf(d->out, "kit-emu --dbg: still on line %u after %d instructions; stopped here\n", line0, LIMIT);
 }
 
 static void cmd_finish(Dbg *d) {
