@@ -29,6 +29,7 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
+KIT_GDB_EMU_ARGS adds options to kit-emu's command line (--tier=0, --tier=1).
 Exit 77 when gdb-multiarch, qemu-riscv64 or the cross compiler is missing.
 """
 import difflib
@@ -83,7 +84,8 @@ def run(engine, prog, args, commands, work, name, interrupt_after=None, emu_args
     if engine == "qemu":
         cmd = ["qemu-riscv64", "-L", SYSROOT, "-g", str(port), prog] + args
     else:
-        cmd = [engine, "-L", SYSROOT] + list(emu_args) + ["-g", str(port), prog] + args
+        extra = os.environ.get("KIT_GDB_EMU_ARGS", "").split()  # e.g. --tier=0, to try every tier by hand
+        cmd = [engine, "-L", SYSROOT] + extra + list(emu_args) + ["-g", str(port), prog] + args
     out = open(os.path.join(work, name + ".guest"), "w")
     guest = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.time() + 20
