@@ -76,7 +76,7 @@ static const char *recv_packet(Dbg *d) {
       if (n + 1 < sizeof d->reply) d->reply[n++] = (char)c;
     d->reply[n] = 0;
     if (c < 0 || rd(d) < 0 || rd(d) < 0) return NULL;
-    if (write(d->fd, "+", 1) != 1) return NULL;
+    if (send(d->fd, "+", 1, MSG_NOSIGNAL) != 1) return NULL;
     if (d->reply[0] == 'O' && d->reply[1] && strcmp(d->reply, "OK")) {
       for (size_t i = 1; i + 1 < n; i += 2) {
         unsigned v;
@@ -98,7 +98,7 @@ static const char *ask(Dbg *d, const char *fmt, ...) {
   unsigned sum = 0;
   for (const char *p = body; *p; p++) sum += (unsigned char)*p;
   int n = snprintf(frame, sizeof frame, "$%s#%02x", body, sum & 0xff);
-  if (write(d->fd, frame, (size_t)n) != n) return NULL;
+  if (send(d->fd, frame, (size_t)n, MSG_NOSIGNAL) != n) return NULL;
   int c = rd(d); /* the stub's '+' */
   if (c != '+') return NULL;
   return recv_packet(d);
