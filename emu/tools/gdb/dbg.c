@@ -837,11 +837,11 @@ static bool command(Dbg *d, char *line) {
   snprintf(verb, sizeof verb, "%.*s", (int)(arg - line), line);
   while (*arg == ' ') arg++;
   if (!strcmp(verb, "quit") || !strcmp(verb, "q")) return false;
-  static const char *const need_process[] = {"run", "r", "continue", "c", "step", "s", "next", "n", "stepi", "si",
+  static const char *const verbs[] = {"run", "r", "continue", "c", "step", "s", "next", "n", "stepi", "si",
                                              "finish", "bt", "backtrace", "where", "print", "p", "x", "info",
                                              "watch", "list", "l", "kill", "break", "b", "tbreak", "delete", "d"};
   bool known = false;
-  for (size_t i = 0; i < sizeof need_process / sizeof need_process[0]; i++) known |= !strcmp(verb, need_process[i]);
+  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) known |= !strcmp(verb, verbs[i]);
   if (!known) {
     fprintf(d->out, "Undefined command: \"%s\".  (kit-emu --dbg has: break tbreak run continue step next stepi "
                     "finish bt print x info watch delete list kill quit)\n", verb);
