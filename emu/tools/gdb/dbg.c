@@ -837,9 +837,10 @@ static bool command(Dbg *d, char *line) {
   snprintf(verb, sizeof verb, "%.*s", (int)(arg - line), line);
   while (*arg == ' ') arg++;
   if (!strcmp(verb, "quit") || !strcmp(verb, "q")) return false;
-  static const char *const verbs[] = {"run", "r", "continue", "c", "step", "s", "next", "n", "stepi", "si",
-                                             "finish", "bt", "backtrace", "where", "print", "p", "x", "info",
-                                             "watch", "list", "l", "kill", "break", "b", "tbreak", "delete", "d"};
+  static const char *const verbs[] = {"run",   "r",     "continue", "c",     "step", "s",    "next", "n",
+                                      "stepi", "si",    "finish",   "bt",    "backtrace", "where", "print",
+                                      "p",     "x",     "info",     "watch", "list", "l",    "kill", "break",
+                                      "b",     "tbreak", "delete",  "d"};
   bool known = false;
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) known |= !strcmp(verb, verbs[i]);
   if (!known) {
