@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../tools.h"
+#include "dbg_locals.h"
 #include "debuginfo.h"
 #include "gdb_tool.h"
 
@@ -171,13 +172,89 @@ static bool lines_real(Dbg *d, KitEmuSymbol *s, uint64_t pc) {
   return memo[slot].real;
 }
 
-/* "main () at guest.c:44" or "0x... in printf ()" */
+typedef struct Frame {
+  uint64_t pc, sp, fp;
+} Frame;
+static bool unwind(Dbg *d, const Frame *f, bool innermost, Frame *caller);
+static Frame current(Dbg *d);
+
+/* a variable's value as gdb prints it, from its bytes */
+static void format_var(const KitDbgVar *v, const uint8_t *b, char *out, size_t cap) {
+  uint64_t u = 0;
+  memcpy(&u, b, v->size <= 8 ? v->size : 8);
+  int64_t i = v->size == 1 ? (int8_t)u : v->size == 2 ? (int16_t)u : v->size == 4 ? (int32_t)u : (int64_t)u;
+  if (v->kind == 'i') snprintf(out, cap, "%" PRId64, i);
+  else if (v->kind == 'u') snprintf(out, cap, "%" PRIu64, u);
+  else if (v->kind == 'c') snprintf(out, cap, isprint((int)(u & 0xff)) ? "%" PRId64 " '%c'" : "%" PRId64 " '\\%03o'", i, (int)(u & 0xff));
+  else if (v->kind == 'p') snprintf(out, cap, "0x%" PRIx64, u);
+  else if (v->kind == 'f' && v->size == 4) {
+    float f;
+    memcpy(&f, b, 4);
+    snprintf(out, cap, "%.9g", f);
+  } else if (v->kind == 'f' && v->size == 8) {
+    double f;
+    memcpy(&f, b, 8);
+    snprintf(out, cap, "%.17g", f);
+  } else snprintf(out, cap, "{...}");
+}
+
+/* the variables in scope at frame f (pc and the CFA, its sp at entry) */
+static long frame_vars(Dbg *d, const Frame *f, bool innermost, KitDbgVar *vars, size_t cap, uint64_t *cfa) {
+  Frame caller;
+  if (!unwind(d, f, innermost, &caller)) return 0;
+  *cfa = caller.sp; /* the caller's sp: the frame's CFA, gcc's frame base */
+  return kit_dbg_vars(kit_emu_exe_path(d->emu), f->pc - kit_emu_exe_bias(d->emu), vars, cap);
+}
+
+static bool var_value(Dbg *d, const KitDbgVar *v, uint64_t cfa, char *out, size_t cap) {
+  uint8_t b[8];
+  if (!v->has_loc) return snprintf(out, cap, "<optimized out>"), true;
+  if (v->kind == 'a' || v->kind == '?') return snprintf(out, cap, "{...}"), true;
+  if (!v->size || v->size > 8 || !mem(d, cfa + (uint64_t)v->fb_off, b, v->size)) return false;
+  format_var(v, b, out, cap);
+  return true;
+}
+
+/* "p=0x3ffffef3f8, n=3" for frame f */
+static void frame_args(Dbg *d, const Frame *f, bool innermost, char *out, size_t cap) {
+  KitDbgVar vars[32];
+  uint64_t cfa = 0;
+  long n = frame_vars(d, f, innermost, vars, 32, &cfa);
+  size_t at = 0;
+  out[0] = 0;
+  for (long i = 0; i < n && at < cap; i++) {
+    if (!vars[i].param) continue;
+    char val[96];
+    if (!var_value(d, &vars[i], cfa, val, sizeof val)) snprintf(val, sizeof val, "<error>");
+    at += (size_t)snprintf(out + at, cap - at, "%s%s=%s", at ? ", " : "", vars[i].name, val);
+  }
+}
+
+static void print_frame_of(Dbg *d, const Frame *f, bool innermost, bool with_pc, bool source);
+
+/* "main () at guest.c:44" or "0x... in printf ()", for the frame at pc (its
+ * arguments when it is the innermost frame) */
 static void print_frame(Dbg *d, uint64_t pc, bool with_pc, bool source) {
+  Frame f = current(d);
+  if (f.pc == pc) {
+    print_frame_of(d, &f, true, with_pc, source);
+    return;
+  }
+  Frame none = {pc, 0, 0};
+  print_frame_of(d, &none, false, with_pc, source);
+}
+
+static void print_frame_of(Dbg *d, const Frame *fr, bool innermost, bool with_pc, bool source) {
+  uint64_t pc = fr->pc;
   KitEmuSymbol s = {0};
   kit_emu_symbolize(d->emu, pc, &s);
   lines_real(d, &s, pc);
+  char args[512] = "";
+  if (s.file && fr->sp) frame_args(d, fr, innermost, args, sizeof args);
+  kit_emu_symbolize(d->emu, pc, &s); /* its strings live until the next call */
+  lines_real(d, &s, pc);
   if (with_pc || !s.file) fprintf(d->out, "0x%016" PRIx64 " in ", pc);
-  fprintf(d->out, "%s ()", s.function ? s.function : "??");
+  fprintf(d->out, "%s (%s)", s.function ? s.function : "??", args);
   if (s.file) fprintf(d->out, " at %s:%u", s.file, s.line);
   else if (s.module) fprintf(d->out, " from %s", s.module);
   fputc('\n', d->out);
@@ -187,9 +264,6 @@ static void print_frame(Dbg *d, uint64_t pc, bool with_pc, bool source) {
 /* A RISC-V frame by prologue analysis: from the function's start to pc,
  * `addi sp,sp,-N` (or c.addi16sp) and the stores of ra and s0 relative to
  * sp; the caller's pc, sp and s0 from them. false at the outermost frame. */
-typedef struct Frame {
-  uint64_t pc, sp, fp;
-} Frame;
 
 static bool unwind(Dbg *d, const Frame *f, bool innermost, Frame *caller) {
   KitEmuSymbol s = {0};
@@ -422,10 +496,22 @@ static void cmd_print(Dbg *d, const char *e) {
       fprintf(d->out, "$%d = %" PRId64 "\n", ++d->nvalues, (int64_t)v);
     return;
   }
+  KitDbgVar vars[64];
+  uint64_t cfa = 0;
+  Frame f0 = current(d);
+  long nv = frame_vars(d, &f0, true, vars, 64, &cfa);
+  const KitDbgVar *best = NULL;
+  for (long i = 0; i < nv; i++) /* the innermost scope's */
+    if (!strcmp(vars[i].name, e) && (!best || vars[i].depth >= best->depth)) best = &vars[i];
+  if (best) {
+    char val[128];
+    if (!var_value(d, best, cfa, val, sizeof val)) fprintf(d->out, "Cannot access memory for \"%s\"\n", e);
+    else fprintf(d->out, "$%d = %s\n", ++d->nvalues, val);
+    return;
+  }
   uint64_t addr, size;
   if (!global(d, e, &addr, &size)) {
-    fprintf(d->out, "No symbol \"%s\" in current context (--dbg prints registers and globals; locals need "
-                    "gdb).\n", e);
+    fprintf(d->out, "No symbol \"%s\" in current context.\n", e);
     return;
   }
   uint8_t buf[64];
@@ -757,7 +843,7 @@ static void cmd_bt(Dbg *d) {
   Frame f = current(d);
   for (int n = 0; n < 64; n++) {
     fprintf(d->out, "#%-2d ", n);
-    print_frame(d, f.pc, n > 0, false);
+    print_frame_of(d, &f, n == 0, n > 0, false);
     KitEmuSymbol s = {0};
     kit_emu_symbolize(d->emu, f.pc, &s);
     if (s.function && !strcmp(s.function, "main")) break; /* as gdb: no frames past main */
@@ -821,8 +907,25 @@ static void cmd_info(Dbg *d, const char *what) {
               p->what);
       if (p->hits) fprintf(d->out, "\tbreakpoint already hit %u time%s\n", p->hits, p->hits == 1 ? "" : "s");
     }
+  } else if (!strcmp(what, "locals") || !strcmp(what, "args")) {
+    bool args = !strcmp(what, "args");
+    KitDbgVar vars[64];
+    uint64_t cfa = 0;
+    Frame f0 = current(d);
+    long n = frame_vars(d, &f0, true, vars, 64, &cfa);
+    int shown = 0;
+    /* as gdb: the innermost block's locals first, each block in declaration order */
+    for (unsigned depth = 64; depth > 0; depth--)
+      for (long i = 0; i < n; i++) {
+        if (vars[i].param != args || vars[i].depth != depth) continue;
+        char val[128];
+        if (!var_value(d, &vars[i], cfa, val, sizeof val)) snprintf(val, sizeof val, "<error>");
+        fprintf(d->out, "%s = %s\n", vars[i].name, val);
+        shown++;
+      }
+    if (!shown) fprintf(d->out, args ? "No arguments.\n" : "No locals.\n");
   } else {
-    fprintf(d->out, "kit-emu --dbg: info registers [REG...] or info breakpoints\n");
+    fprintf(d->out, "kit-emu --dbg: info registers [REG...], info breakpoints, info locals, info args\n");
   }
 }
 

@@ -298,21 +298,20 @@ def main():
         c.has("the report ends the process, as gdb hears", kit, r"exited with code 01\]$")
     elif check == "dbg":
         # kit-emu --dbg -batch and gdb-multiarch against kit-emu -g on the same commands: the lines of the
-        # subset --dbg has must be the same (frames without arguments: --dbg reads no DWARF variables)
+        # subset --dbg has must be the same (frames with their arguments, info args/locals of -O0 code)
         call_line = line_of(src, "int s = sum(pts, 3);")
         rounds = [
             ["break sum", "break guest.c:%d" % r_line, "run", "bt", "continue", "bt", "finish", "next", "step",
              "print counter", "print table", "x/4xw &table", "info registers sp", "delete", "watch counter",
              "continue", "continue", "delete", "continue"],
             # step into a call (past its prologue), next to its end and back into the caller
-            ["break guest.c:%d" % call_line, "run", "step", "next", "next", "next", "next", "next", "next", "step",
-             "bt", "continue"],
+            ["break guest.c:%d" % call_line, "run", "step", "info args", "info locals", "next", "next", "print total",
+             "next", "next", "next", "next", "step", "bt", "info locals", "continue"],
         ]
 
         def lines(text):
             out = []
             for l in text.splitlines():
-                l = re.sub(r"\([^()]*\)", "()", l)  # arguments: gdb's, not --dbg's
                 l = re.sub(r"^(#\d+) +", r"\1 ", l)
                 l = re.sub(r"^(\w+)\s+(0x[0-9a-f]+)\s+.*$", r"\1 \2", l)  # info registers
                 l = re.sub(r"process \d+", "process N", l)
@@ -328,7 +327,8 @@ def main():
             with open(os.path.join(work, "dbg%d.out" % i), "w") as f:
                 f.write(p.stdout)
             want = [l for l in lines(ref) if re.match(r"^(Breakpoint \d+, |#\d |\d+\t|Value returned|0x[0-9a-f]+ "
-                                                      r"<table>|sp |Old value|New value|\[Inferior|\$\d+ = |\w+ \(\) at )", l)]
+                                                      r"<table>|sp |Old value|New value|\[Inferior|\$\d+ = |\w+ \(.*\) at |\w+ = )", l)
+                    and not re.match(r"^\w+ = \{", l)]  # an aggregate local: --dbg prints {...}
             have = lines(p.stdout)
             for l in want:
                 l2 = l.replace(" <table>:", ":")
