@@ -8,6 +8,7 @@
 #include "kit/emu.h"
 #include "kit/passes.h"
 #include "tools/asan/asan.h"
+#include "tools/gdb/gdb_tool.h"
 #include "tools/tools.h"
 #include "tools/trace_tool/trace_tool.h"
 
@@ -39,6 +40,11 @@ static void usage(FILE *f) {
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
+        "  -g PORT|PATH       wait for gdb (target remote :PORT, or a Unix socket at PATH) before the\n"
+        "                     first instruction, as qemu's -g; docs/gdb.md\n"
+        "  --dbg              the built-in debugger (break, run, step, next, finish, bt, print, x, watch,\n"
+        "                     info, list); commands from -ex CMD (repeatable), then stdin unless -batch\n"
+        "  -ex CMD, -batch    --dbg's commands and batch mode, as gdb's\n"
         "  --tool=NAME[,ARGS] insncount, callgrind (its options after commas: docs/callgrind.md), or a\n"
         "                     path to a tool shared object (docs/tools.md) and its arguments; several\n"
         "                     --tool options run together, in their order\n"
@@ -89,6 +95,10 @@ static int parse_debug(const char *s, unsigned *out) {
 typedef struct Args {
   KitEmuOptions opt;
   bool strace;
+  const char *gdb; /* -g */
+  bool dbg, batch;  /* --dbg, -batch */
+  char *dbg_cmds[64]; /* -ex */
+  int ndbg_cmds;
   struct {
     char name[512];
     const char *args;
@@ -146,6 +156,22 @@ static int parse_options(int argc, char **argv, Args *a) {
       a->opt.no_tier2 = true;
     } else if (!strcmp(arg, "--no-baseline")) {
       a->opt.no_baseline = true;
+    } else if (!strcmp(arg, "-g")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "kit-emu: -g takes a port number or a socket path\n");
+        return -1;
+      }
+      a->gdb = argv[++i];
+    } else if (!strcmp(arg, "--dbg")) {
+      a->dbg = true;
+    } else if (!strcmp(arg, "-batch")) {
+      a->batch = true;
+    } else if (!strcmp(arg, "-ex")) {
+      if (i + 1 >= argc || a->ndbg_cmds == 64) {
+        fprintf(stderr, "kit-emu: -ex takes a command (at most 64)\n");
+        return -1;
+      }
+      a->dbg_cmds[a->ndbg_cmds++] = argv[++i];
     } else if (!strcmp(arg, "--strace")) {
       a->strace = true;
     } else if (!strncmp(arg, "--tool=", 7)) {
@@ -287,6 +313,21 @@ static int install_tools(KitEmu *emu, const Args *a) {
     KitEmuTool *t = kit_emu_tool_register(emu, "trace", KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || kit_emu_tool_trace_main(t, a->trace, a->trace_out ? a->trace_out : "kit.trace", a->trace_drop,
                                       a->trace_ring, stderr) < 0)
+      return -1;
+  }
+  if (a->dbg && a->gdb) {
+    fprintf(stderr, "kit-emu: --dbg and -g exclude each other\n");
+    return -1;
+  }
+  if (!a->dbg && (a->ndbg_cmds || a->batch)) {
+    fprintf(stderr, "kit-emu: -ex and -batch go with --dbg\n");
+    return -1;
+  }
+  if (a->gdb || a->dbg) { /* last: it sees what the others decided (an ASan report, a denied access) */
+    KitEmuTool *t = kit_emu_tool_register(emu, "gdb", KIT_EMU_TOOL_API_VERSION, stderr);
+    if (!t) return -1;
+    if (a->dbg ? kit_emu_tool_dbg_main(t, a->dbg_cmds, a->ndbg_cmds, a->batch, stderr) < 0
+               : kit_emu_tool_gdb_main(t, a->gdb, stderr) < 0)
       return -1;
   }
   return 0;

@@ -117,6 +117,7 @@ goals_table() {
   goal_row "kit-emu --tool=callgrind / kit-emu (static)" "<=" 2.0 emu-callgrind/emu-s 0 lua sqlite
   goal_row "kit-emu callgrind's slowdown / valgrind callgrind's (each / gcc -O2)" "<=" 0.2 emu-callgrind/gcc-emu/vcallgrind/gcc-tool 0 lua sqlite
   goal_row "kit-emu with a tool that registers nothing / kit-emu (static)" "<=" 1.03 emu-nulltool/emu-s 0 lua bzip2
+  goal_row "kit-emu -g, gdb attached without breakpoints / kit-emu (static)" "<=" 1.10 emu-gdb/emu-s 0 lua
   b="$(beside "at -O0" kitcc-O0/clang-16-O0 compile)"
   BESIDE=$b goal_row "compile time, kitcc -O2 / clang-16 -O2 ($([ "$QUICK" = 1 ] && echo "Lua files, --quick" || echo sqlite3.c))" "<=" 1.5 kitcc-O2/clang-16-O2 0 compile
   b="$(beside "kitcc UBSan / kitcc -O2" kitcc-ubsan/kitcc lua); $(beside "clang-16 UBSan / clang-16 -O2" clang-ubsan/clang lua)"

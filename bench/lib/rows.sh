@@ -149,6 +149,11 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
     set_cmd "$wl" "$st" "$s" "$KITEMU" --tool="$NULL_TOOL"
     ROW_REPEAT=$rep row_add "$wl" "kit-emu --tool=null_tool.so (registers nothing), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$ts" "$st_rv")")" "${CMD[@]}"
     GR[$wl.emu-nulltool]=$LAST_ROW
+    # -g with gdb attached and continuing, no breakpoint (docs/gdb.md)
+    ts=$(command -v gdb-multiarch >/dev/null && need "emu:-g PORT" || echo "n/a (gdb-multiarch not installed)")
+    set_cmd "$wl" "$st" "$s" "$BENCH_DIR/tools/gdb_continue.sh" "$KITEMU"
+    ROW_REPEAT=$rep row_add "$wl" "kit-emu -g (gdb attached, continuing), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$ts")" "${CMD[@]}"
+    GR[$wl.emu-gdb]=$LAST_ROW
   fi
   set_cmd "$wl" "$st" "$s" "$KITEMU" --strace
   ROW_ONCE=$ONCE ROW_ERR=/dev/null ROW_REPEAT=$rep row_add "$wl" "kit-emu --strace (to /dev/null), static" "$input" "$qref" "$tref" "$(full_only "$wl" "$(both "$(need emu:--strace)" "$st_rv")")" "${CMD[@]}"

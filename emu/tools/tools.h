@@ -15,6 +15,9 @@ int kit_emu_tool_insncount_main(KitEmuTool *tool, FILE *out);
 /* --tool=callgrind[,OPTIONS]: callgrind.out (and folded stacks, a flame
  * graph) at exit; args are its comma-separated options (docs/callgrind.md) */
 int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err);
+/* -g WHERE: the gdb remote stub on a TCP port (WHERE a number) or a Unix
+ * socket (a path); waits for gdb to connect (emu/tools/gdb/tool.c) */
+int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err);
 /* a tool in a shared object exporting kit_emu_tool_api_version and
  * kit_emu_tool_main; returns 0 or -1 with a message on err */
 int kit_emu_tool_load(KitEmu *emu, const char *path, const char *args, FILE *err);

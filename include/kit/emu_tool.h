@@ -334,6 +334,22 @@ void kit_emu_mappings(KitEmu *emu, KitEmuMapCb cb, void *user);
 /* where the guest's heap (brk) lies now */
 void kit_emu_brk_range(KitEmu *emu, uint64_t *start, uint64_t *cur);
 
+/* ---- for debuggers (the gdb stub, emu/tools/gdb; implemented in emu/tool_gdb.c) ---------------- */
+
+/* Retranslate the blocks made from guest bytes in [va, va + len) (len
+ * UINT64_MAX - va or more: every block) before they run again: a debugger
+ * inserting or removing a breakpoint there changes what its translation
+ * callback asks for, and only those pages need new code. The block running
+ * now finishes as it was translated. Call it on the guest thread (in a
+ * callback, or before kit_emu_run), never from another thread. */
+void kit_emu_flush_code(KitEmu *emu, uint64_t va, uint64_t len);
+/* Retranslate every block at the guest's next block boundary (within a
+ * block or two, or when a blocking system call returns): callable from any
+ * thread and from a signal handler. A debugger's Ctrl-C uses it so that the
+ * guest comes to an instrumented instruction without any instrumentation
+ * while it runs freely. */
+void kit_emu_request_flush(KitEmu *emu);
+
 #ifdef __cplusplus
 }
 #endif

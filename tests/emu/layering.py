@@ -30,7 +30,7 @@ STAGES = [
     ("fault", ["fault.h", "fault.c"]),
     ("os", ["os.h", "syscall.h", "syscall.c", "syscall_fs.c", "syscall_mem.c", "syscall_proc.c", "syscall_thread.c", "syscall_exec.c", "signal.c"]),
     ("dispatch", ["dispatch.h", "dispatch.c", "helpers.h", "helpers.c", "stats.h", "stats.c"]),
-    ("api", ["emu.c", "main.c"]),
+    ("api", ["emu.c", "main.c", "tool_gdb.c"]),
 ]
 # files that are no stage of the core: the JIT plugin (a separate module)
 OUTSIDE = {"jit_plugin.c"}

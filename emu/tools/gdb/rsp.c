@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "rsp.h"
@@ -43,10 +44,13 @@ static int get_byte(KitRsp *r) {
   return r->in[r->in_pos++];
 }
 
+/* to a socket without SIGPIPE: gdb hanging up must not end the process that
+ * serves it (a pipe, as the mock's, is written plainly) */
 static int write_all(int fd, const void *p, size_t n) {
   const char *c = p;
   while (n) {
-    ssize_t k = write(fd, c, n);
+    ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == ENOTSOCK) k = write(fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return -1;
     c += k, n -= (size_t)k;

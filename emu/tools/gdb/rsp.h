@@ -115,6 +115,12 @@ typedef struct KitGdbTarget {
   /* qXfer objects other than features: "auxv", "exec-file", "libraries-svr4",
    * "threads". A malloc'd buffer and its length, or NULL (E01). */
   void *(*xfer)(void *user, const char *object, const char *annex, size_t *len);
+  /* the objects xfer serves, comma-separated ("auxv,exec-file"); NULL: all four */
+  const char *xfer_objects;
+  /* gdb's host I/O (vFile:open) of a file of the target, read only: a host
+   * fd the engine reads and closes, or -errno (ENOENT for what the target
+   * does not serve) */
+  int (*open_file)(void *user, const char *path);
   /* catch syscall: all (any) or the n numbers in nrs; off when !enable */
   int (*catch_syscalls)(void *user, bool enable, bool any, const uint64_t *nrs, size_t n);
   /* `monitor CMD`: text for gdb's console (malloc'd), or NULL for "unknown command" */

@@ -4,10 +4,13 @@
  * replies follow gdb's "Remote Protocol" appendix; what qemu's user-mode stub
  * lacks (watchpoints, thread lists, catch syscall, libraries) is answered when
  * the target provides it. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rsp.h"
 
@@ -18,6 +21,7 @@ struct KitGdbStub {
   bool waiting;         /* gdb resumed the program and waits for a stop reply */
   bool multiprocess;    /* gdb offered multiprocess+ */
   KitGdbStop last;      /* for '?' */
+  int files[16];        /* host fds gdb opened with vFile:open (-1: free) */
   uint64_t g_tid;       /* Hg */
   uint64_t c_tid;       /* Hc */
 };
@@ -30,12 +34,15 @@ KitGdbStub *kit_gdb_stub_new(int fd, int out_fd, const KitGdbTarget *target) {
   kit_rsp_init(&s->rsp, fd, out_fd);
   s->t = *target;
   s->last = (KitGdbStop){.kind = KIT_GDB_STOP_SIGNAL, .sig = 5};
+  for (size_t i = 0; i < sizeof s->files / sizeof s->files[0]; i++) s->files[i] = -1;
   return s;
 }
 
 void kit_gdb_stub_free(KitGdbStub *s) {
   if (!s) return;
   kit_rsp_free(&s->rsp);
+  for (size_t i = 0; i < sizeof s->files / sizeof s->files[0]; i++)
+    if (s->files[i] >= 0) close(s->files[i]);
   free(s->tdesc);
   free(s);
 }
@@ -237,6 +244,15 @@ static void cmd_point(KitGdbStub *s, const char *arg, bool insert) {
 
 /* ---- queries -------------------------------------------------------------------- */
 
+/* is object in the target's comma-separated list (all when it has none)? */
+static bool xfer_offered(const KitGdbStub *s, const char *object) {
+  if (!s->t.xfer_objects) return true;
+  size_t n = strlen(object);
+  for (const char *p = s->t.xfer_objects; (p = strstr(p, object)); p += n)
+    if ((p == s->t.xfer_objects || p[-1] == ',') && (p[n] == ',' || !p[n])) return true;
+  return false;
+}
+
 /* qXfer:OBJECT:read:ANNEX:OFFSET,LENGTH — 'm' + a chunk, or 'l' + the last one */
 static void xfer_reply(KitGdbStub *s, const char *data, size_t size, uint64_t off, uint64_t len) {
   if (off >= size) {
@@ -290,9 +306,10 @@ static void cmd_xfer(KitGdbStub *s, const char *arg) {
     return;
   }
   size_t size = 0;
-  void *data = s->t.xfer ? s->t.xfer(s->t.user, object, annex, &size) : NULL;
+  bool offered = s->t.xfer && xfer_offered(s, object);
+  void *data = offered ? s->t.xfer(s->t.user, object, annex, &size) : NULL;
   if (!data) {
-    reply(s, s->t.xfer ? "E01" : "");
+    reply(s, offered ? "E01" : "");
     return;
   }
   xfer_reply(s, data, size, off, len);
@@ -306,9 +323,9 @@ static void cmd_supported(KitGdbStub *s, const char *features) {
                    "PacketSize=%x;QStartNoAckMode+;qXfer:features:read+;vContSupported+;swbreak+;hwbreak+",
                    KIT_RSP_MAX_PACKET);
   if (s->multiprocess) n += snprintf(out + n, sizeof out - (size_t)n, ";multiprocess+");
-  if (s->t.xfer)
-    n += snprintf(out + n, sizeof out - (size_t)n,
-                  ";qXfer:auxv:read+;qXfer:exec-file:read+;qXfer:libraries-svr4:read+;qXfer:threads:read+");
+  static const char *const objects[] = {"auxv", "exec-file", "libraries-svr4", "threads"};
+  for (size_t i = 0; s->t.xfer && i < sizeof objects / sizeof objects[0]; i++)
+    if (xfer_offered(s, objects[i])) n += snprintf(out + n, sizeof out - (size_t)n, ";qXfer:%s:read+", objects[i]);
   if (s->t.catch_syscalls) snprintf(out + n, sizeof out - (size_t)n, ";QCatchSyscalls+");
   reply(s, out);
 }
@@ -416,6 +433,122 @@ static void cmd_query(KitGdbStub *s, const char *q) {
   }
 }
 
+/* ---- host I/O: vFile ------------------------------------------------------------- */
+
+/* gdb's fileio errno values are Linux's for the few a reader meets */
+static void file_error(KitGdbStub *s, int err) {
+  char out[32];
+  snprintf(out, sizeof out, "F-1,%x", err == ENOENT || err == EACCES || err == EBADF || err == EINVAL ? err : EIO);
+  reply(s, out);
+}
+
+static int file_slot(const KitGdbStub *s, long fd) {
+  return fd >= 0 && (size_t)fd < sizeof s->files / sizeof s->files[0] && s->files[fd] >= 0 ? (int)fd : -1;
+}
+
+static void put_be(uint8_t *p, uint64_t v, int n) {
+  for (int i = n - 1; i >= 0; i--, v >>= 8) p[i] = (uint8_t)v;
+}
+
+static void file_open(KitGdbStub *s, const char *arg) {
+  const char *comma = strchr(arg, ',');
+  size_t n = comma ? (size_t)(comma - arg) / 2 : 0;
+  char *path = malloc(n + 1);
+  if (!path || !comma || kit_rsp_unhex(path, arg, n) < 0) {
+    free(path);
+    file_error(s, EINVAL);
+    return;
+  }
+  path[n] = 0;
+  unsigned long flags = strtoul(comma + 1, NULL, 16);
+  size_t slot = 0, nslots = sizeof s->files / sizeof s->files[0];
+  while (slot < nslots && s->files[slot] >= 0) slot++;
+  int fd = flags != 0 ? -EACCES : slot == nslots ? -EIO : s->t.open_file(s->t.user, path);
+  free(path);
+  if (fd < 0) {
+    file_error(s, -fd);
+    return;
+  }
+  s->files[slot] = fd;
+  char out[32];
+  snprintf(out, sizeof out, "F%zx", slot);
+  reply(s, out);
+}
+
+static void file_pread(KitGdbStub *s, const char *arg) {
+  char *e;
+  int slot = file_slot(s, strtol(arg, &e, 16));
+  uint64_t count = *e == ',' ? strtoull(e + 1, &e, 16) : 0, off = *e == ',' ? strtoull(e + 1, NULL, 16) : 0;
+  if (slot < 0) {
+    file_error(s, EBADF);
+    return;
+  }
+  if (count > KIT_RSP_MAX_PACKET / 2) count = KIT_RSP_MAX_PACKET / 2; /* escapes may double it */
+  char *out = malloc(count + 32);
+  if (!out) {
+    file_error(s, EIO);
+    return;
+  }
+  ssize_t got = pread(s->files[slot], out + 32, count, (off_t)off);
+  if (got < 0) {
+    free(out);
+    file_error(s, errno);
+    return;
+  }
+  int h = snprintf(out, 32, "F%zx;", (size_t)got);
+  memmove(out + h, out + 32, (size_t)got);
+  kit_rsp_send(&s->rsp, out, (size_t)h + (size_t)got);
+  free(out);
+}
+
+static void file_fstat(KitGdbStub *s, const char *arg) {
+  int slot = file_slot(s, strtol(arg, NULL, 16));
+  struct stat st;
+  if (slot < 0 || fstat(s->files[slot], &st) < 0) {
+    file_error(s, EBADF);
+    return;
+  }
+  /* gdb's struct stat of the File-I/O protocol: big-endian, 64 bytes */
+  uint8_t b[64] = {0};
+  put_be(b + 0, st.st_dev, 4), put_be(b + 4, st.st_ino, 4), put_be(b + 8, st.st_mode, 4);
+  put_be(b + 12, st.st_nlink, 4), put_be(b + 16, st.st_uid, 4), put_be(b + 20, st.st_gid, 4);
+  put_be(b + 24, st.st_rdev, 4), put_be(b + 28, (uint64_t)st.st_size, 8);
+  put_be(b + 36, (uint64_t)st.st_blksize, 8), put_be(b + 44, (uint64_t)st.st_blocks, 8);
+  put_be(b + 52, (uint64_t)st.st_atime, 4), put_be(b + 56, (uint64_t)st.st_mtime, 4);
+  put_be(b + 60, (uint64_t)st.st_ctime, 4);
+  char out[80];
+  int h = snprintf(out, sizeof out, "F%x;", (unsigned)sizeof b);
+  memcpy(out + h, b, sizeof b);
+  kit_rsp_send(&s->rsp, out, (size_t)h + sizeof b);
+}
+
+/* vFile:setfs, open (read only), pread, close, fstat; pwrite, unlink,
+ * readlink unsupported (gdb reads the program and its libraries so) */
+static void cmd_file(KitGdbStub *s, const char *arg) {
+  if (!s->t.open_file) {
+    reply(s, "");
+  } else if (!strncmp(arg, "setfs:", 6)) {
+    reply(s, "F0");
+  } else if (!strncmp(arg, "open:", 5)) {
+    file_open(s, arg + 5);
+  } else if (!strncmp(arg, "pread:", 6)) {
+    file_pread(s, arg + 6);
+  } else if (!strncmp(arg, "close:", 6)) {
+    int slot = file_slot(s, strtol(arg + 6, NULL, 16));
+    if (slot < 0) {
+      file_error(s, EBADF);
+      return;
+    }
+    close(s->files[slot]);
+    s->files[slot] = -1;
+    reply(s, "F0");
+  } else if (!strncmp(arg, "fstat:", 6)) {
+    file_fstat(s, arg + 6);
+  } else {
+    reply(s, "");
+  }
+}
+
 /* ---- resuming ------------------------------------------------------------------- */
 
 /* vCont;ACTION[:TID];... — the first action naming a thread, else the default one */
@@ -486,12 +619,14 @@ static bool handle(KitGdbStub *s, KitGdbResume *r) {
     } else if (!strncmp(p, "vCont;", 5) && p[5] == ';') {
       if (parse_vcont(p + 5, r)) return true;
       reply(s, "E01");
+    } else if (!strncmp(p, "vFile:", 6)) {
+      cmd_file(s, p + 6);
     } else if (!strncmp(p, "vKill", 5)) {
       reply(s, "OK");
       *r = (KitGdbResume){.kind = KIT_GDB_KILL};
       return true;
     } else {
-      reply(s, ""); /* vMustReplyEmpty, vFile, vRun: not offered */
+      reply(s, ""); /* vMustReplyEmpty, vRun: not offered */
     }
     return false;
   case 'k':
