@@ -76,6 +76,27 @@ static unsigned insn_writes(const KitDecodedInsn *in, uint16_t *regs, unsigned m
   }
 }
 
+/* gdb's riscv numbering (gdb/features/riscv): x0-x31, pc, f0-f31, then
+ * fflags, frm and fcsr, which the stub reads out of fcsr */
+#define GX(name, type) {name, 64, type, "general", "org.gnu.gdb.riscv.cpu", name, 0, 0, false}
+#define GF(name) {name, 64, "ieee_double", "float", "org.gnu.gdb.riscv.fpu", name, 0, 0, false}
+#define GC(name, shift, width) {name, 32, "int", "float", "org.gnu.gdb.riscv.fpu", "fcsr", shift, width, false}
+static const KitArchGdbReg gdb_regs[] = {
+    {"zero", 64, "int", "general", "org.gnu.gdb.riscv.cpu", "zero", 0, 0, true}, GX("ra", "code_ptr"), GX("sp", "data_ptr"), GX("gp", "data_ptr"), GX("tp", "data_ptr"),
+    GX("t0", "int"),   GX("t1", "int"),      GX("t2", "int"),      GX("fp", "data_ptr"), GX("s1", "int"),
+    GX("a0", "int"),   GX("a1", "int"),      GX("a2", "int"),      GX("a3", "int"),      GX("a4", "int"),
+    GX("a5", "int"),   GX("a6", "int"),      GX("a7", "int"),      GX("s2", "int"),      GX("s3", "int"),
+    GX("s4", "int"),   GX("s5", "int"),      GX("s6", "int"),      GX("s7", "int"),      GX("s8", "int"),
+    GX("s9", "int"),   GX("s10", "int"),     GX("s11", "int"),     GX("t3", "int"),      GX("t4", "int"),
+    GX("t5", "int"),   GX("t6", "int"),      GX("pc", "code_ptr"),
+    GF("ft0"),  GF("ft1"),  GF("ft2"),  GF("ft3"),  GF("ft4"),  GF("ft5"),  GF("ft6"),  GF("ft7"),
+    GF("fs0"),  GF("fs1"),  GF("fa0"),  GF("fa1"),  GF("fa2"),  GF("fa3"),  GF("fa4"),  GF("fa5"),
+    GF("fa6"),  GF("fa7"),  GF("fs2"),  GF("fs3"),  GF("fs4"),  GF("fs5"),  GF("fs6"),  GF("fs7"),
+    GF("fs8"),  GF("fs9"),  GF("fs10"), GF("fs11"), GF("ft8"),  GF("ft9"),  GF("ft10"), GF("ft11"),
+    GC("fflags", 0, 5), GC("frm", 5, 3), GC("fcsr", 0, 0),
+};
+static const KitArchGdb gdb = {"riscv:rv64", gdb_regs, sizeof gdb_regs / sizeof gdb_regs[0], true};
+
 const KitArch kit_arch_rv64 = {
     .name = "riscv64",
     .elf_machine = 243, /* EM_RISCV */
@@ -107,4 +128,5 @@ const KitArch kit_arch_rv64 = {
     .hwcap = 0x112d, /* IMAFDC: bit ('x' - 'a') per letter */
     .minsigstksz = 2048,
     .default_sysroot = "/usr/riscv64-linux-gnu",
+    .gdb = &gdb,
 };

@@ -225,7 +225,31 @@ typedef struct KitArch {
   /* where the cross toolchain's dynamic linker and libraries live when no
    * sysroot is given ("/usr/<triple>") */
   const char *default_sysroot;
+  /* How gdb sees the guest (the remote protocol's target description; the
+   * gdb stub, docs/gdb.md): NULL when the arch has none. */
+  const struct KitArchGdb *gdb;
 } KitArch;
+
+/* One register in gdb's numbering: its name for gdb, width, gdb type
+ * ("int", "code_ptr", "data_ptr", "ieee_double"), group ("general",
+ * "float"), target.xml feature, and the arch register (KitArchReg name)
+ * that holds it (several gdb registers may read bits of one: fflags, frm
+ * of fcsr). */
+typedef struct KitArchGdbReg {
+  const char *name;
+  unsigned bits;
+  const char *type, *group, *feature, *reg;
+  uint8_t shift, width; /* the bits of reg it is (width 0: all of it) */
+  bool fixed;           /* writes are ignored (a zero register) */
+} KitArchGdbReg;
+typedef struct KitArchGdb {
+  const char *arch; /* gdb's architecture name ("riscv:rv64") */
+  const KitArchGdbReg *regs;
+  unsigned nregs;
+  /* a write watchpoint stops before the access (gdb steps over it and
+   * compares the values: "non-steppable" watchpoints) */
+  bool watch_before;
+} KitArchGdb;
 
 extern const KitArch kit_arch_rv64;
 

@@ -67,7 +67,8 @@ typedef struct Gdb {
   pid_t pid;             /* kit-emu's process (a fork child is another) */
   KitGdbReg regs[NREGS];
   const KitArchReg *arch[NREGS]; /* the emulator's register for each of gdb's (fflags, frm: fcsr) */
-  char fnames[32][8];
+  unsigned nregs;        /* gdb's registers (KitArch.gdb) */
+  const char *arch_name; /* gdb's name of the arch */
   /* the word the generated code tests: nonzero asks every conditional callback in */
   uint64_t attn;
   atomic_bool interrupt; /* Ctrl-C seen by the poller */
@@ -173,7 +174,7 @@ static void on_entry(KitEmu *emu, unsigned vcpu, void *user) {
 
 /* a load or store, before it happens: a watchpoint's stop is here, at the
  * accessing instruction, as a RISC-V debug trigger fires; gdb then steps
- * over it (its riscv target has "non-steppable" watchpoints) and compares
+ * over it (KitArch.gdb's watch_before: "non-steppable" watchpoints) and compares
  * the values */
 static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a, void *user) {
   (void)emu, (void)vcpu, (void)user;
@@ -434,19 +435,20 @@ static void *poll_main(void *arg) {
 static int reg(void *user, uint64_t tid, unsigned regno, uint8_t *buf, bool write) {
   Gdb *g = user;
   (void)tid;
-  if (regno >= NREGS || !g->arch[regno]) return -1;
+  if (regno >= g->nregs || !g->arch[regno]) return -1;
   unsigned bytes = g->regs[regno].bits / 8;
+  const KitArchGdbReg *d = &kit_emu_arch(g->emu)->gdb->regs[regno];
+  uint64_t mask = d->width ? ((1ull << d->width) - 1) << d->shift : ~0ull;
   uint64_t v = 0, cur = kit_emu_reg_read(g->emu, g->arch[regno]);
   if (!write) {
-    v = regno == 65 ? cur & 0x1f : regno == 66 ? (cur >> 5) & 7 : cur;
+    v = (cur & mask) >> d->shift;
     memcpy(buf, &v, bytes);
     return 0;
   }
   memcpy(&v, buf, bytes);
-  if (regno == 0) return 0; /* x0 stays 0 */
-  if (regno == 32 && v != cur) return -1; /* moving the pc of a stopped block: not supported */
-  if (regno == 65) v = (cur & ~0x1full) | (v & 0x1f);
-  else if (regno == 66) v = (cur & ~0xe0ull) | ((v & 7) << 5);
+  if (d->fixed) return 0; /* the zero register stays 0 */
+  if (g->arch[regno]->group == KIT_ARCH_REG_PC && v != cur) return -1; /* moving the pc of a stopped block: not supported */
+  v = (cur & ~mask) | ((v << d->shift) & mask);
   kit_emu_reg_write(g->emu, g->arch[regno], v);
   return 0;
 }
@@ -734,36 +736,24 @@ static char *monitor(void *user, const char *cmd) {
 
 /* ---- set-up ------------------------------------------------------------------------------------ */
 
-/* gdb's riscv numbering: x0-x31, pc, f0-f31, fflags, frm, fcsr */
+/* gdb's registers as the arch describes them (KitArch.gdb) */
 static int build_regs(Gdb *g, FILE *err) {
-  static const char *const xnames[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0",
-                                         "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
-                                         "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-  const char *cpu = "org.gnu.gdb.riscv.cpu", *fpu = "org.gnu.gdb.riscv.fpu";
-  for (int i = 0; i < 32; i++) {
-    const char *type = i == 1 ? "code_ptr" : (i == 2 || i == 3 || i == 4 || i == 8) ? "data_ptr" : "int";
-    g->regs[i] = (KitGdbReg){xnames[i], 64, type, "general", cpu};
-    g->arch[i] = kit_emu_reg_find(g->emu, xnames[i]);
+  const KitArchGdb *d = kit_emu_arch(g->emu)->gdb;
+  if (!d || d->nregs > NREGS) {
+    fprintf(err, "kit-emu: -g: no gdb target description for %s\n", kit_emu_arch(g->emu)->name);
+    return -1;
   }
-  g->regs[32] = (KitGdbReg){"pc", 64, "code_ptr", "general", cpu};
-  g->arch[32] = kit_emu_reg_find(g->emu, "pc");
-  for (int i = 0; i < 32; i++) {
-    snprintf(g->fnames[i], sizeof g->fnames[i], "%s%d",
-             i < 8 ? "ft" : i < 10 ? "fs" : i < 18 ? "fa" : i < 28 ? "fs" : "ft",
-             i < 8 ? i : i < 10 ? i - 8 : i < 18 ? i - 10 : i < 28 ? i - 16 : i - 20);
-    g->regs[33 + i] = (KitGdbReg){g->fnames[i], 64, "ieee_double", "float", fpu};
-    g->arch[33 + i] = kit_emu_reg_find(g->emu, g->fnames[i]);
-  }
-  static const char *const csr[3] = {"fflags", "frm", "fcsr"};
-  for (int i = 0; i < 3; i++) {
-    g->regs[65 + i] = (KitGdbReg){csr[i], 32, "int", "float", fpu};
-    g->arch[65 + i] = kit_emu_reg_find(g->emu, "fcsr");
-  }
-  for (int i = 0; i < NREGS; i++)
+  g->nregs = d->nregs;
+  g->arch_name = d->arch;
+  for (unsigned i = 0; i < d->nregs; i++) {
+    const KitArchGdbReg *r = &d->regs[i];
+    g->regs[i] = (KitGdbReg){r->name, r->bits, r->type, r->group, r->feature};
+    g->arch[i] = kit_emu_reg_find(g->emu, r->reg);
     if (!g->arch[i]) {
-      fprintf(err, "kit-emu: -g: the guest has no register %s (the stub speaks riscv64)\n", g->regs[i].name);
+      fprintf(err, "kit-emu: -g: the guest has no register %s for gdb's %s\n", r->reg, r->name);
       return -1;
     }
+  }
   return 0;
 }
 
@@ -837,7 +827,7 @@ int kit_emu_tool_gdb_main_fd(KitEmuTool *tool, int fd, FILE *err) {
   if (build_regs(g, err) < 0) return -1;
   g->fd = fd;
   g->pid = getpid();
-  KitGdbTarget t = {.user = g, .regs = g->regs, .nregs = NREGS, .arch = "riscv:rv64", .reg = reg,
+  KitGdbTarget t = {.user = g, .regs = g->regs, .nregs = g->nregs, .arch = g->arch_name, .reg = reg,
                     .read_mem = read_mem, .write_mem = write_mem, .point = point, .threads = threads,
                     .thread_alive = thread_alive, .xfer = xfer,
                     .xfer_objects = "auxv,exec-file,libraries-svr4,threads",

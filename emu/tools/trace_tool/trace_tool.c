@@ -332,7 +332,7 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void 
     put_event(s, &ev);
   }
   /* a load or store of the block running faulted: it and those after it did
-   * not retire (a trapping ebreak or illegal instruction ends its block and
+   * not retire (a trapping breakpoint or illegal instruction ends its block and
    * counts as run, as insncount counts it) */
   bool sync = (sig->signo == SIGSEGV || sig->signo == SIGBUS) && sig->code > 0 && sig->code < 0x80;
   if (sync && (T.events & EV_BLOCK)) {
