@@ -226,14 +226,14 @@ static void emit(KitEmuAspace *as, int kind, uint64_t va, uint64_t len, uint8_t 
 /* Forget code marks in [va, end); translations from there must go. Only
  * ranges that held code reach the translation cache, so the munmap/mprotect
  * traffic of a malloc-heavy guest costs no cache scans. */
-static void drop_code(KitEmuAspace *as, uint64_t va, uint64_t end) {
+static void drop_code(KitEmuAspace *as, uint64_t va, uint64_t end, uint8_t why) {
   bool any = false;
   for (uint64_t p = va; p < end; p += KIT_EMU_PAGE)
     if (as->code_pages[p / KIT_EMU_PAGE]) {
       as->code_pages[p / KIT_EMU_PAGE] = 0;
       any = true;
     }
-  if (any) emit(as, KIT_EMU_EV_CODE_WRITE, va, end - va, 0);
+  if (any) emit(as, KIT_EMU_EV_CODE_WRITE, va, end - va, why);
 }
 
 /* drop [va, end) from the table and the host; returns whether anything was there */
@@ -246,7 +246,7 @@ static bool carve(KitEmuAspace *as, uint64_t va, uint64_t end, bool notify) {
   for (size_t k = i; k < j; k++) {
     KitEmuRegion *r = &as->regs[k];
     rereserve(as->base + r->start, r->end - r->start);
-    drop_code(as, r->start, r->end);
+    drop_code(as, r->start, r->end, KIT_EMU_CODE_UNMAPPED);
     planes_unmap(as, r->start, r->end);
     if (notify) emit(as, KIT_EMU_EV_UNMAP, r->start, r->end - r->start, r->prot);
   }
@@ -310,7 +310,7 @@ int kit_aspace_protect(KitEmuAspace *as, uint64_t va, uint64_t len, uint8_t prot
   }
   split_at(as, va);
   split_at(as, va + len);
-  if (!(prot & KIT_EMU_PROT_EXEC)) drop_code(as, va, va + len);
+  if (!(prot & KIT_EMU_PROT_EXEC)) drop_code(as, va, va + len, KIT_EMU_CODE_PROTECTED);
   size_t i = lower_bound(as, va);
   while (i < as->nregs && as->regs[i].start < va + len) {
     KitEmuRegion *r = &as->regs[i];
@@ -381,7 +381,7 @@ int64_t kit_aspace_remap(KitEmuAspace *as, uint64_t va, uint64_t oldlen, uint64_
   del_at(as, i, j - i);
   if (oldlen > keep) rereserve(as->base + va + keep, oldlen - keep);
   planes_unmap(as, va, va + oldlen);
-  drop_code(as, va, va + oldlen);
+  drop_code(as, va, va + oldlen, KIT_EMU_CODE_UNMAPPED);
   emit(as, KIT_EMU_EV_UNMAP, va, oldlen, old.prot);
   KitEmuRegion nr = {new_va, new_va + newlen, old.prot, old.kind, old.file_off + (va - old.start)};
   i = lower_bound(as, new_va);
@@ -464,7 +464,7 @@ int kit_aspace_prep_write(KitEmuAspace *as, uint64_t va, uint64_t n) {
   for (uint64_t p = pgdown(va); p < va + n; p += KIT_EMU_PAGE)
     if (as->code_pages[p / KIT_EMU_PAGE]) {
       kit_aspace_unmark_code(as, p);
-      emit(as, KIT_EMU_EV_CODE_WRITE, p, KIT_EMU_PAGE, 0);
+      emit(as, KIT_EMU_EV_CODE_WRITE, p, KIT_EMU_PAGE, KIT_EMU_CODE_WRITTEN);
     }
   return 0;
 }

@@ -30,6 +30,8 @@ enum {
 
 /* aspace events (for tool hooks, tcache invalidation) */
 enum { KIT_EMU_EV_MAP, KIT_EMU_EV_UNMAP, KIT_EMU_EV_PROTECT, KIT_EMU_EV_CODE_WRITE };
+/* why code went (CODE_WRITE's prot argument): the tool API's KIT_EMU_INVAL_* */
+enum { KIT_EMU_CODE_WRITTEN = 1, KIT_EMU_CODE_UNMAPPED = 2, KIT_EMU_CODE_PROTECTED = 3 };
 
 typedef struct KitEmuRegion {
   uint64_t start, end;

@@ -33,9 +33,10 @@ static void tools_settle(KitEmu *emu) {
   uint64_t detached, pcs[KIT_EMU_MAX_DROP];
   unsigned npcs;
   if (!kit_emu_tools_take(emu, &flush, &detached, pcs, &npcs)) return;
-  if (flush) kit_tcache_flush(emu->tc);
-  if (detached) kit_tcache_invalidate_if(emu->tc, instrumented_by, &detached);
-  for (unsigned i = 0; i < npcs; i++) kit_tcache_invalidate(emu->tc, pcs[i], 1);
+  if (flush) kit_tcache_flush(emu->tc, KIT_EMU_INVAL_TOOL);
+  if (detached && kit_tcache_invalidate_if(emu->tc, instrumented_by, &detached) && emu->tools)
+    kit_emu_ev_invalidate(emu, 0, UINT64_MAX, KIT_EMU_INVAL_TOOL);
+  for (unsigned i = 0; i < npcs; i++) kit_tcache_invalidate(emu->tc, pcs[i], 1, KIT_EMU_INVAL_TOOL);
 }
 
 static void boundary(KitEmu *emu, KitEmuThread *t) {
@@ -43,8 +44,8 @@ static void boundary(KitEmu *emu, KitEmuThread *t) {
   kit_emu_gil_yield(emu, t);
   if (emu->tools_pending) tools_settle(emu);
   if (emu->smc_n || emu->smc_overflow) {
-    if (emu->smc_overflow) kit_tcache_flush(emu->tc);
-    for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE);
+    if (emu->smc_overflow) kit_tcache_flush(emu->tc, KIT_EMU_INVAL_WRITE);
+    for (int i = 0; i < emu->smc_n; i++) kit_tcache_invalidate(emu->tc, emu->smc_pages[i], KIT_EMU_PAGE, KIT_EMU_INVAL_WRITE);
     emu->smc_n = 0;
     emu->smc_overflow = 0;
   }

@@ -42,6 +42,11 @@ static KitEmuMapping mapping_of(const KitEmu *emu, uint64_t va, uint64_t len, ui
   return m;
 }
 
+_Static_assert((int)KIT_EMU_CODE_WRITTEN == (int)KIT_EMU_INVAL_WRITE &&
+                   (int)KIT_EMU_CODE_UNMAPPED == (int)KIT_EMU_INVAL_UNMAP &&
+                   (int)KIT_EMU_CODE_PROTECTED == (int)KIT_EMU_INVAL_PROTECT,
+               "aspace.h's reasons are the tool API's");
+
 static void on_aspace_event(void *user, int kind, uint64_t va, uint64_t len, uint8_t prot) {
   KitEmu *emu = user;
   switch (kind) {
@@ -70,8 +75,8 @@ static void on_aspace_event(void *user, int kind, uint64_t va, uint64_t len, uin
   case KIT_EMU_EV_PROTECT:
     if (emu->tools) kit_emu_ev_protect(emu, va, len, prot);
     break;
-  case KIT_EMU_EV_CODE_WRITE:
-    kit_tcache_invalidate(emu->tc, va, len);
+  case KIT_EMU_EV_CODE_WRITE: /* prot: why (KIT_EMU_INVAL_*) */
+    kit_tcache_invalidate(emu->tc, va, len, prot);
     break;
   }
 }

@@ -29,7 +29,7 @@ int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next) {
 int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next) {
   (void)pc;
   KitEmu *emu = kit_emu_current;
-  kit_tcache_flush(emu->tc);
+  kit_tcache_flush(emu->tc, KIT_EMU_INVAL_FLUSH);
   emu->arch->set_pc(cpu, (uint64_t)next);
   return next;
 }

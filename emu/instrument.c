@@ -37,6 +37,8 @@ struct KitEmuTool {
   void *unmap_user;
   KitEmuProtectCb protect;
   void *protect_user;
+  KitEmuInvalidateCb invalidate;
+  void *invalidate_user;
   KitEmuSignalCb signal;
   void *signal_user;
   KitEmuThreadCb thread_start, thread_exit;
@@ -174,6 +176,9 @@ void kit_emu_on_syscall_ret(KitEmuTool *t, KitEmuSyscallRetCb cb, void *user) {
 void kit_emu_tool_set_map(KitEmuTool *t, KitEmuMapCb cb, void *user) { t->map = cb, t->map_user = user; }
 void kit_emu_on_unmap(KitEmuTool *t, KitEmuUnmapCb cb, void *user) { t->unmap = cb, t->unmap_user = user; }
 void kit_emu_on_protect(KitEmuTool *t, KitEmuProtectCb cb, void *user) { t->protect = cb, t->protect_user = user; }
+void kit_emu_on_invalidate(KitEmuTool *t, KitEmuInvalidateCb cb, void *user) {
+  t->invalidate = cb, t->invalidate_user = user;
+}
 void kit_emu_on_signal(KitEmuTool *t, KitEmuSignalCb cb, void *user) { t->signal = cb, t->signal_user = user; }
 void kit_emu_on_thread_start(KitEmuTool *t, KitEmuThreadCb cb, void *user) {
   t->thread_start = cb, t->thread_start_user = user;
@@ -665,6 +670,9 @@ void kit_emu_ev_map(KitEmu *emu, const KitEmuMapping *m) {
 }
 void kit_emu_ev_unmap(KitEmu *emu, uint64_t va, uint64_t len) {
   FOR_TOOLS(emu, t) if (t->unmap) t->unmap(emu, va, len, t->unmap_user);
+}
+void kit_emu_ev_invalidate(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason) {
+  FOR_TOOLS(emu, t) if (t->invalidate) t->invalidate(emu, lo, hi, reason, t->invalidate_user);
 }
 void kit_emu_ev_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot) {
   FOR_TOOLS(emu, t) if (t->protect) t->protect(emu, va, len, prot, t->protect_user);

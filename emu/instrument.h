@@ -105,6 +105,7 @@ void kit_emu_ev_syscall_ret(KitEmu *emu, const KitEmuSyscall *sc, int64_t ret);
 void kit_emu_ev_map(KitEmu *emu, const KitEmuMapping *m);
 void kit_emu_ev_unmap(KitEmu *emu, uint64_t va, uint64_t len);
 void kit_emu_ev_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot);
+void kit_emu_ev_invalidate(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason);
 void kit_emu_ev_signal(KitEmu *emu, const KitEmuSignal *s);
 void kit_emu_ev_thread(KitEmu *emu, unsigned vcpu, bool start);
 void kit_emu_ev_exit(KitEmu *emu, int status);

@@ -122,7 +122,7 @@ void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self) {
 
 void kit_tcache_free(KitEmuTcache *tc) {
   if (!tc) return;
-  kit_tcache_flush(tc);
+  kit_tcache_flush(tc, 0);
   while (tc->graveyard) { /* no thread runs any more */
     KitEmuBlock *b = tc->graveyard;
     tc->graveyard = b->next;
@@ -240,16 +240,21 @@ static bool in_range(void *user, const KitEmuBlock *b) {
   return b->lo < r->end && r->va < b->end;
 }
 
-void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len) {
-  if (!tc) return;
+/* the blocks of [va, va+len) dropped, the tools told why (KIT_EMU_INVAL_*;
+ * 0: not told, the caller tells them); returns how many */
+unsigned kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len, unsigned reason) {
+  if (!tc) return 0;
   Range r = {va, va + len < va ? UINT64_MAX : va + len};
-  if (r.end <= tc->code_lo || va >= tc->code_hi) return;
-  kit_tcache_invalidate_if(tc, in_range, &r);
+  if (r.end <= tc->code_lo || va >= tc->code_hi) return 0;
+  unsigned n = kit_tcache_invalidate_if(tc, in_range, &r);
+  if (n && reason && tc->emu->tools) kit_emu_ev_invalidate(tc->emu, r.va, r.end, reason);
+  return n;
 }
 
-void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user) {
-  if (!tc) return;
-  bool any = false, linked = false;
+unsigned kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user) {
+  if (!tc) return 0;
+  bool linked = false;
+  unsigned any = 0;
   for (uint32_t i = 0; i < tc->nbuckets; i++) {
     KitEmuBlock **pp = &tc->buckets[i];
     while (*pp) {
@@ -265,7 +270,7 @@ void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const K
         linked |= b->code != NULL;
         tc->graveyard = b;
         tc->nblocks--;
-        any = true;
+        any++;
       } else {
         pp = &b->next;
       }
@@ -278,12 +283,14 @@ void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const K
     tc->generation++;
     tc->emu->stats.invalidations++;
   }
+  return any;
 }
 
-void kit_tcache_flush(KitEmuTcache *tc) {
-  if (!tc) return;
-  kit_tcache_invalidate(tc, 0, UINT64_MAX);
+unsigned kit_tcache_flush(KitEmuTcache *tc, unsigned reason) {
+  if (!tc) return 0;
+  unsigned n = kit_tcache_invalidate(tc, 0, UINT64_MAX, reason);
   memset(tc->jc, 0, sizeof tc->jc);
   cc_clear(tc);
   tc->generation++;
+  return n;
 }

@@ -96,11 +96,11 @@ static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuTcache *tc, uint64_t pc) {
 KitEmuTcache *kit_tcache_new(KitEmu *emu);
 void kit_tcache_free(KitEmuTcache *tc);
 /* drop every block (a new pass, new tool hooks, an instruction-cache flush) */
-void kit_tcache_flush(KitEmuTcache *tc);
+unsigned kit_tcache_flush(KitEmuTcache *tc, unsigned reason);
 /* drop the blocks made from guest bytes in [va, va + len) */
-void kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len);
+unsigned kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len, unsigned reason);
 /* ... every block for which pred says so */
-void kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user);
+unsigned kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, const KitEmuBlock *b), void *user);
 KitEmuBlock *kit_tcache_lookup(KitEmuTcache *tc, uint64_t pc);
 void kit_tcache_insert(KitEmuTcache *tc, KitEmuBlock *b);
 /* a new exit slot to guest pc, unlinked (any thread) */

@@ -12,8 +12,8 @@ void kit_emu_flush_code(KitEmu *emu, uint64_t va, uint64_t len) {
   if (!emu || !emu->tc || !len) return;
   /* unlinked exit slots keep their pc (tcache.c, unlink_dead): a block
    * still running leaves through them to the right place */
-  if (len >= UINT64_MAX - va) kit_tcache_flush(emu->tc);
-  else kit_tcache_invalidate(emu->tc, va, len);
+  if (len >= UINT64_MAX - va) kit_tcache_flush(emu->tc, KIT_EMU_INVAL_TOOL);
+  else kit_tcache_invalidate(emu->tc, va, len, KIT_EMU_INVAL_TOOL);
 }
 
 void kit_emu_request_flush(KitEmu *emu) {

@@ -229,6 +229,19 @@ void kit_emu_on_map(KitEmuTool *tool, KitEmuMapCb cb, void *user);
 void kit_emu_on_unmap(KitEmuTool *tool, KitEmuUnmapCb cb, void *user);
 void kit_emu_on_protect(KitEmuTool *tool, KitEmuProtectCb cb, void *user);
 
+/* Translations dropped: the blocks made from guest bytes in [lo, hi) are
+ * retranslated before they run again (hi - lo = UINT64_MAX - 0: all of
+ * them), and why. Only when something was dropped. */
+enum {
+  KIT_EMU_INVAL_WRITE = 1,   /* a write to translated code (the guest's store, a system call's write) */
+  KIT_EMU_INVAL_UNMAP = 2,   /* munmap, mremap or a mapping over it */
+  KIT_EMU_INVAL_PROTECT = 3, /* mprotect took away execute */
+  KIT_EMU_INVAL_TOOL = 4,    /* a tool registered, detached or asked for it */
+  KIT_EMU_INVAL_FLUSH = 5,   /* the guest flushed its instruction cache */
+};
+typedef void (*KitEmuInvalidateCb)(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason, void *user);
+void kit_emu_on_invalidate(KitEmuTool *tool, KitEmuInvalidateCb cb, void *user);
+
 /* A signal about to be delivered to a guest handler, or to end the guest
  * by its default action: number, si_code, si_addr (faults) and the pc it
  * interrupts. */

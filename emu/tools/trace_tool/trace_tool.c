@@ -22,7 +22,7 @@
 
 enum {
   EV_BLOCK = 1 << 0, EV_BRANCH = 1 << 1, EV_MEM = 1 << 2, EV_REGS = 1 << 3, EV_SYSCALL = 1 << 4, EV_MMAP = 1 << 5,
-  EV_SIGNAL = 1 << 6, EV_THREAD = 1 << 7, EV_TRANSLATE = 1 << 8,
+  EV_SIGNAL = 1 << 6, EV_THREAD = 1 << 7, EV_TRANSLATE = 1 << 8, EV_INVALIDATE = 1 << 9,
 };
 
 static const struct {
@@ -31,8 +31,9 @@ static const struct {
 } event_names[] = {
     {"insn", EV_BLOCK | EV_TRANSLATE}, {"block", EV_BLOCK | EV_TRANSLATE}, {"branch", EV_BRANCH}, {"mem", EV_MEM},
     {"regs", EV_REGS}, {"syscall", EV_SYSCALL}, {"mmap", EV_MMAP}, {"signal", EV_SIGNAL}, {"thread", EV_THREAD},
-    {"translate", EV_TRANSLATE},
-    {"all", EV_BLOCK | EV_TRANSLATE | EV_BRANCH | EV_MEM | EV_REGS | EV_SYSCALL | EV_MMAP | EV_SIGNAL | EV_THREAD},
+    {"translate", EV_TRANSLATE}, {"invalidate", EV_INVALIDATE},
+    {"all", EV_BLOCK | EV_TRANSLATE | EV_BRANCH | EV_MEM | EV_REGS | EV_SYSCALL | EV_MMAP | EV_SIGNAL | EV_THREAD |
+                EV_INVALIDATE},
 };
 
 /* one guest thread's buffer of encoded records */
@@ -323,6 +324,14 @@ static void on_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot, voi
   put_event(stream_of(emu, kit_emu_vcpu(emu)), &ev);
 }
 
+/* translations dropped: the range and why (KIT_EMU_INVAL_* are the format's reasons) */
+static void on_invalidate(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason, void *user) {
+  (void)user;
+  KitTraceEvent ev = {.kind = KIT_TRACE_INVALIDATE, .time_ns = now_ns() - T.start_ns};
+  ev.u.invalidate.lo = lo, ev.u.invalidate.hi = hi, ev.u.invalidate.reason = (uint8_t)reason;
+  put_event(stream_of(emu, kit_emu_vcpu(emu)), &ev);
+}
+
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void *user) {
   (void)user;
   Stream *s = stream_of(emu, vcpu);
@@ -388,12 +397,8 @@ static int parse_events(const char *list, unsigned *out, FILE *err) {
     size_t k = 0;
     while (k < sizeof event_names / sizeof event_names[0] && strcmp(event_names[k].name, tok)) k++;
     if (k == sizeof event_names / sizeof event_names[0]) {
-      if (!strcmp(tok, "invalidate"))
-        fprintf(err, "kit-emu: --trace=%s: invalidate events are not available yet (the tool API does not report "
-                     "dropped translations)\n", list);
-      else
-        fprintf(err, "kit-emu: --trace=%s: unknown event '%s' (insn, block, branch, mem, regs, syscall, mmap, "
-                     "signal, thread, translate, all)\n", list, tok);
+      fprintf(err, "kit-emu: --trace=%s: unknown event '%s' (insn, block, branch, mem, regs, syscall, mmap, "
+                   "signal, thread, translate, invalidate, all)\n", list, tok);
       return -1;
     }
     *out |= event_names[k].bits;
@@ -468,6 +473,7 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
     kit_emu_on_unmap(tool, on_unmap, NULL);
     kit_emu_on_protect(tool, on_protect, NULL);
   }
+  if (T.events & EV_INVALIDATE) kit_emu_on_invalidate(tool, on_invalidate, NULL);
   return 0;
 }
 

@@ -13,6 +13,9 @@
 #           addresses where gdb's break puts them; --probe-list; the refusals
 #   chrome  kit-trace export --chrome: JSON whose every event has ph, ts, pid, tid, name
 #   fuzz    kit-trace on damaged traces: a message and exit 1, never a crash
+#   invalidate  code written, run, rewritten, flushed and unmapped (smc.c): an invalidate record
+#           for the write (reason 1) over its page, the flushes (5) and the munmap (2), and the
+#           program sees its new code
 set -uo pipefail
 part=$1 emu=$2 kt=$3 slow=$4 resolve=$5 src=$6
 command -v riscv64-linux-gnu-gcc >/dev/null || { echo "skip: no riscv64-linux-gnu-gcc"; exit 77; }
@@ -28,6 +31,18 @@ insncount() { sed -n 's/^kit-emu: insncount: \([0-9]*\) instructions.*/\1/p' "$1
 traced() { "$kt" stats "$1" | awk '$1 == "insns" {print $2}'; }
 
 case $part in
+invalidate)
+  riscv64-linux-gnu-gcc -static -O1 -o smc "$here/smc.c" || exit 1
+  $emu --trace=invalidate,translate --trace-out=s.trace ./smc >out 2>err
+  ok "smc: runs its rewritten code" [ "$(cat out)" = "1 2" ]
+  "$kt" dump s.trace | grep ' invalidate ' >inv
+  page=$(grep 'reason=1$' inv | head -1 | sed 's/.*\[\(0x[0-9a-f]*\), .*/\1/')
+  ok "a write to translated code: reason 1 over one page ($(grep -c 'reason=1$' inv) records)" \
+    bash -c "grep -q '\[$page, $(printf '0x%x' $((page + 4096))))' inv"
+  ok "the instruction-cache flushes: reason 5 over everything" \
+    [ "$(grep -c '\[0x0, 0xffffffffffffffff) reason=5$' inv)" -ge 2 ]
+  ok "munmap of the code: reason 2 over its page" grep -q "\[$page, .* reason=2$" inv
+  ;;
 insn)
   riscv64-linux-gnu-gcc -static -O2 -o hello "$guests/hello.c" || exit 1
   for mode in --tier=0 --tier=1 --tier=auto --single-step "--tier=auto --no-chain"; do
@@ -36,7 +51,7 @@ insn)
     ok "hello $mode: insn events $(traced h.trace) = insncount $(insncount err)" [ "$(traced h.trace)" = "$(insncount err)" ]
   done
   # bad options: one line, exit 1, before the guest runs
-  for bad in --trace=bogus --trace=invalidate --trace= "--trace=insn --trace-out=/nonexistent/dir/t" \
+  for bad in --trace=bogus --trace= "--trace=insn --trace-out=/nonexistent/dir/t" \
              "--trace=insn --trace-ring=3" --trace-out=x.trace --trace-drop; do
     $emu $bad ./hello >out 2>err
     rc=$?
