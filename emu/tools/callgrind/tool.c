@@ -194,7 +194,12 @@ typedef struct Thread {
   /* a call into the PLT: the stub's jump makes the call */
   bool pending;
   Blk *pending_blk;
-  uint64_t pending_ret, pending_sp;
+  uint64_t pending_to, pending_ret, pending_sp; /* the stub, and the call's */
+  /* lazy binding: 1 + the index of the resolver's frame, whose jump out is
+   * the call of the function it resolved, from the stub's caller */
+  size_t resolve_at;
+  Blk *resolve_blk;
+  uint64_t resolve_ret, resolve_sp;
   /* its figures, by the index of the edge, jump, position, function */
   EdgeCost *ec;
   size_t nec;
@@ -644,6 +649,7 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
 
 static void pop(Thread *t, const uint64_t *now) {
   Frame *f = &t->f[--t->n];
+  if (t->resolve_at > t->n) t->resolve_at = 0; /* the resolver's frame is gone */
   if (f->edge) { /* the edge's figures, the thread's, touched once per call */
     EdgeCost *ec = edge_cost(t, f->edge);
     ec->calls += f->counted;
@@ -713,7 +719,7 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     }
     Fn *callee = fn_at(to);
     if (in_plt(to, callee)) { /* the stub's cost is the caller's; its jump is the call */
-      t->pending = true, t->pending_blk = b, t->pending_ret = from + b->size, t->pending_sp = sp;
+      t->pending = true, t->pending_blk = b, t->pending_to = to, t->pending_ret = from + b->size, t->pending_sp = sp;
       return;
     }
     call(t, b, to, from + b->size, sp, now);
@@ -755,6 +761,21 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     if (in_plt(to, dest)) return; /* to the resolver's stub first */
     t->pending = false;
     call(t, t->pending_blk, to, t->pending_ret, t->pending_sp, now);
+    /* a jump out of the PLT from before the stub: from its first entry
+     * (lazy binding, the stub jumped there), to ld.so's resolver, a call
+     * as callgrind shows it */
+    if (from < t->pending_to) {
+      t->resolve_at = t->n, t->resolve_blk = t->pending_blk, t->resolve_ret = t->pending_ret, t->resolve_sp = t->pending_sp;
+    }
+    return;
+  }
+  if (t->resolve_at && t->resolve_at == t->n) {
+    /* the resolver jumps to what it resolved: its frame returns and the
+     * stub's caller calls the function (callgrind's pop-on-jump) */
+    settle(t, now);
+    pop(t, now);
+    t->resolve_at = 0;
+    call(t, t->resolve_blk, to, t->resolve_ret, t->resolve_sp, now);
     return;
   }
   settle(t, now);
