@@ -68,6 +68,7 @@ typedef struct KitProfHeader {
   const char *cmd;     /* the command line */
   long pid;
   const char **desc;   /* extra "desc:" lines (cache geometry), NULL-terminated, or NULL */
+  unsigned thread;     /* "thread: N" (one thread's file, --separate-threads=yes); 0: none */
 } KitProfHeader;
 
 /* callgrind format version 1: per function its self cost lines and, per

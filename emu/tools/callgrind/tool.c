@@ -28,7 +28,8 @@
 
 enum { EV_IR, EV_DR, EV_DW, EV_I1MR, EV_D1MR, EV_D1MW, EV_ILMR, EV_DLMR, EV_DLMW, MAX_EV };
 static const char *const event_names[MAX_EV] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"};
-enum { MAX_THREADS = 256, MAX_DEPTH = 1 << 20, SLOTS_PER_CHUNK = 1 << 14 };
+/* counters: SLOTS_PER_CHUNK to a scoreboard (one entry per thread), at most MAX_CHUNKS */
+enum { MAX_DEPTH = 1 << 20, SLOTS_PER_CHUNK = 1 << 14, MAX_CHUNKS = 31 };
 
 /* ---- a u64 -> pointer hash (keys never 0) ----------------------------------------------------- */
 
@@ -101,11 +102,11 @@ typedef struct Module {
 
 typedef struct Fn {
   KitProfFn id;
+  uint32_t idx;             /* in cg.fns: the threads' per-function state */
+  const char *obj, *file, *name; /* for the files of --separate-threads=yes */
   uint64_t start, end; /* loaded addresses */
   Module *mod;
-  unsigned active;          /* frames of it on the shadow stack (recursion) */
   bool toggle;              /* --toggle-collect names it */
-  KitProfNode active_node;  /* the context of its outermost frame */
 } Fn;
 
 typedef struct Pos { /* one counter: instructions of a function at a (file, line[, address]) */
@@ -113,17 +114,21 @@ typedef struct Pos { /* one counter: instructions of a function at a (file, line
   const char *file; /* interned; NULL: the function's own */
   uint32_t line;
   uint64_t addr;    /* link-time, for --dump-instr=yes */
-  uint64_t *count;
-  uint64_t cache[MAX_EV]; /* the cache model's events here (Ir from count) */
+  uint32_t count;   /* its counter (a slot: per thread) */
+  uint32_t idx;     /* in cg.pos: the threads' cache events here */
 } Pos;
 
 typedef struct Edge { /* a call site and its callee, as the file's calls= lines */
   Fn *caller, *callee;
-  uint32_t line;
-  uint64_t addr, calls;
-  uint64_t incl[MAX_EV];
+  uint32_t line, idx; /* idx in cg.edges: the threads' figures of it */
+  uint64_t addr;
   KitProfNode last_parent, last_node; /* the context it made last, from which one */
 } Edge;
+
+typedef struct EdgeCost { /* a thread's calls of an edge and their inclusive cost */
+  uint64_t calls;
+  uint64_t incl[MAX_EV];
+} EdgeCost;
 
 enum { BLK_CALL = 1, BLK_RET, BLK_JUMP, BLK_COND };
 
@@ -132,8 +137,8 @@ typedef struct Jump { /* --collect-jumps=yes: a jump or branch inside a function
   uint32_t line, to_line;
   uint64_t addr, to_addr; /* link-time */
   uint64_t target;        /* loaded */
-  uint64_t *exe;          /* an inline counter: how often it ran */
-  uint64_t jumped;        /* conditional: how often it was taken (edge callbacks) */
+  uint32_t exe;           /* an inline counter (a slot): how often it ran */
+  uint32_t idx;           /* in cg.jumps: the threads' counts of it taken (edge callbacks) */
   bool cond;
 } Jump;
 
@@ -174,7 +179,12 @@ typedef struct Frame {
   bool signal;     /* a signal handler: gone at rt_sigreturn */
 } Frame;
 
+/* A guest thread: its shadow stack and what it counted. Only one guest
+ * thread runs at a time (docs/emu.md, "Threads"), and each callback gets
+ * the running one's vcpu, so none of this needs a lock. */
 typedef struct Thread {
+  unsigned vcpu;
+  bool collecting; /* --collect-atstart, --toggle-collect: per thread, as callgrind's */
   Frame *f;
   size_t n, cap;
   uint64_t last_ir; /* the total when the current context last changed */
@@ -184,7 +194,23 @@ typedef struct Thread {
   /* a call into the PLT: the stub's jump makes the call */
   bool pending;
   Blk *pending_blk;
-  uint64_t pending_ret, pending_sp;
+  uint64_t pending_to, pending_ret, pending_sp; /* the stub, and the call's */
+  /* lazy binding: 1 + the index of the resolver's frame, whose jump out is
+   * the call of the function it resolved, from the stub's caller */
+  size_t resolve_at;
+  Blk *resolve_blk;
+  uint64_t resolve_ret, resolve_sp;
+  /* its figures, by the index of the edge, jump, position, function */
+  EdgeCost *ec;
+  size_t nec;
+  uint64_t *jumped;
+  size_t njumped;
+  uint64_t (*pcache)[MAX_EV];
+  size_t npcache;
+  uint32_t *active;          /* frames of the function on its stack (recursion) */
+  KitProfNode *active_node;  /* the context of its outermost frame */
+  size_t nactive;
+  uint64_t *snap[MAX_CHUNKS]; /* --toggle-collect: per chunk its counters when collection stopped, then what was not collected */
 } Thread;
 
 /* ---- the tool's state ---------------------------------------------------------------------------- */
@@ -192,7 +218,7 @@ typedef struct Thread {
 typedef struct Options {
   char out_file[4096];
   char folded[4096], flame[4096];
-  bool dump_instr, dump_line, cache_sim, collect_jumps, collect_atstart;
+  bool dump_instr, dump_line, cache_sim, collect_jumps, collect_atstart, separate_threads;
   char *toggle[16];
   unsigned ntoggle;
   KitCacheGeom i1, d1, ll;
@@ -200,6 +226,7 @@ typedef struct Options {
 
 static struct {
   KitEmu *emu;
+  KitEmuTool *tool;
   Options o;
   FILE *err;
   KitProf *prof;
@@ -217,15 +244,17 @@ static struct {
   Map jump_by_pc;
   Jump **jumps;
   size_t njumps;
-  /* counters, SLOTS_PER_CHUNK at a time (their addresses never move), each
-   * chunk followed by the counters' values when collection last stopped and
-   * the counts not collected (--toggle-collect) */
-  uint64_t **chunks;
+  /* counters, SLOTS_PER_CHUNK to a scoreboard: every thread its own, at a
+   * fixed address; the inline adds reach the running thread's */
+  KitEmuScoreboard *chunks[MAX_CHUNKS];
   size_t nchunks, chunk_used;
-  bool collecting, toggling;
+  bool out_of_slots;
+  uint64_t sink; /* the counter of positions past the last chunk (not counted) */
+  bool toggling;
   uint64_t *node_ir; /* self Ir of each context */
   size_t node_cap;
-  Thread *threads[MAX_THREADS];
+  Thread **threads; /* by vcpu */
+  size_t nthreads;
   const KitArchReg *sp_reg;
   uint64_t sigreturn_nr;
   KitCacheSim sim;
@@ -246,34 +275,86 @@ static const char *intern(const char *s) {
   return d;
 }
 
-static uint64_t *new_counter(void) {
+/* a new counter (zero in every thread); UINT32_MAX when the threads' tool
+ * areas are full: the position is not counted (said at exit) */
+static uint32_t new_counter(void) {
   if (!cg.nchunks || cg.chunk_used == SLOTS_PER_CHUNK) {
-    cg.chunks = realloc(cg.chunks, (cg.nchunks + 1) * sizeof *cg.chunks);
-    if (!cg.chunks) abort();
-    cg.chunks[cg.nchunks++] = xcalloc((cg.toggling ? 3 : 1) * (size_t)SLOTS_PER_CHUNK, sizeof(uint64_t));
+    KitEmuScoreboard *sb = cg.nchunks < MAX_CHUNKS ? kit_emu_scoreboard_new(cg.tool, SLOTS_PER_CHUNK * sizeof(uint64_t)) : NULL;
+    if (!sb) {
+      cg.out_of_slots = true;
+      return UINT32_MAX;
+    }
+    cg.chunks[cg.nchunks++] = sb;
     cg.chunk_used = 0;
   }
-  return &cg.chunks[cg.nchunks - 1][cg.chunk_used++];
+  return (uint32_t)((cg.nchunks - 1) * SLOTS_PER_CHUNK + cg.chunk_used++);
 }
 
-/* what a counter counted while collection was on */
-static uint64_t collected(const uint64_t *counter) {
-  return cg.toggling ? *counter - counter[2 * SLOTS_PER_CHUNK] : *counter;
+static KitEmuU64 counter_u64(uint32_t slot) {
+  if (slot == UINT32_MAX) return kit_emu_u64_shared(&cg.sink);
+  return kit_emu_u64_per_thread(cg.chunks[slot / SLOTS_PER_CHUNK], (slot % SLOTS_PER_CHUNK) * sizeof(uint64_t));
 }
 
-/* --toggle-collect: stop collecting (every counter's value kept) or start
- * again (what the counters counted meanwhile is not collected) */
+/* thread vcpu's counters of chunk c (NULL for a thread past the scoreboard) */
+static uint64_t *chunk_of(size_t c, unsigned vcpu) { return kit_emu_scoreboard_entry(cg.chunks[c], vcpu); }
+
+static Thread *thread_at(unsigned vcpu) { return vcpu < cg.nthreads ? cg.threads[vcpu] : NULL; }
+
+/* what thread vcpu's counter counted while it was collecting */
+static uint64_t collected(uint32_t slot, unsigned vcpu) {
+  if (slot == UINT32_MAX) return 0;
+  const uint64_t *v = chunk_of(slot / SLOTS_PER_CHUNK, vcpu);
+  if (!v) return 0;
+  size_t i = slot % SLOTS_PER_CHUNK;
+  Thread *t = thread_at(vcpu);
+  const uint64_t *snap = cg.toggling && t ? t->snap[slot / SLOTS_PER_CHUNK] : NULL;
+  return snap ? v[i] - snap[SLOTS_PER_CHUNK + i] : v[i];
+}
+
+/* --toggle-collect: thread t stops collecting (its counters' values kept)
+ * or starts again (what they counted meanwhile is not collected) */
 static void toggle_collection(Thread *t) {
   for (size_t c = 0; c < cg.nchunks; c++) {
-    uint64_t *v = cg.chunks[c], *snap = v + SLOTS_PER_CHUNK, *excl = v + 2 * SLOTS_PER_CHUNK;
+    uint64_t *v = chunk_of(c, t->vcpu);
+    if (!v) continue;
+    if (!t->snap[c]) t->snap[c] = xcalloc(2 * (size_t)SLOTS_PER_CHUNK, sizeof(uint64_t));
+    uint64_t *snap = t->snap[c], *excl = snap + SLOTS_PER_CHUNK;
     size_t n = c + 1 == cg.nchunks ? cg.chunk_used : SLOTS_PER_CHUNK;
-    if (cg.collecting) memcpy(snap, v, n * sizeof *v);
+    if (t->collecting) memcpy(snap, v, n * sizeof *v);
     else
       for (size_t i = 0; i < n; i++) excl[i] += v[i] - snap[i], snap[i] = v[i];
   }
-  if (cg.collecting) t->snap_ir = *t->ir;
+  if (t->collecting) t->snap_ir = *t->ir;
   else t->excl_ir += *t->ir - t->snap_ir;
-  cg.collecting = !cg.collecting;
+  t->collecting = !t->collecting;
+}
+
+/* room for index i in a thread's array of n elements of size sz */
+static void *grow(void *a, size_t *n, size_t i, size_t sz) {
+  if (i < *n) return a;
+  size_t m = *n ? *n : 64;
+  while (m <= i) m *= 2;
+  a = realloc(a, m * sz);
+  if (!a) abort();
+  memset((char *)a + *n * sz, 0, (m - *n) * sz);
+  *n = m;
+  return a;
+}
+
+static EdgeCost *edge_cost(Thread *t, const Edge *e) {
+  if (e->idx >= t->nec) t->ec = grow(t->ec, &t->nec, e->idx, sizeof *t->ec);
+  return &t->ec[e->idx];
+}
+
+/* the thread's state (its stack empty until its first edge) */
+static Thread *thread_get(unsigned vcpu) {
+  if (vcpu < cg.nthreads && cg.threads[vcpu]) return cg.threads[vcpu];
+  if (vcpu >= cg.nthreads) cg.threads = grow(cg.threads, &cg.nthreads, vcpu, sizeof *cg.threads);
+  Thread *t = xcalloc(1, sizeof *t);
+  t->vcpu = vcpu;
+  t->collecting = cg.o.collect_atstart;
+  cg.threads[vcpu] = t;
+  return t;
 }
 
 static int sym_cmp(const void *a, const void *b) {
@@ -393,6 +474,8 @@ static Fn *new_fn(uint64_t key, const char *obj, const char *file, const char *n
                   Module *m) {
   Fn *f = xcalloc(1, sizeof *f);
   f->id = kit_prof_fn(cg.prof, obj, file ? file : "???", name);
+  f->idx = (uint32_t)cg.nfns;
+  f->obj = intern(obj), f->file = intern(file ? file : "???"), f->name = intern(name);
   f->start = start, f->end = end, f->mod = m;
   for (unsigned i = 0; i < cg.o.ntoggle && !f->toggle; i++) f->toggle = fnmatch(cg.o.toggle[i], name, 0) == 0;
   map_put(&cg.fn_by_start, key, f);
@@ -466,7 +549,7 @@ static Pos *pos_of(Fn *f, const char *file, uint32_t line, uint64_t addr) {
     if (p->fn == f && p->file == file && p->line == line && p->addr == addr) return p;
   }
   Pos *p = xcalloc(1, sizeof *p);
-  *p = (Pos){.fn = f, .file = file, .line = line, .addr = addr, .count = new_counter()};
+  *p = (Pos){.fn = f, .file = file, .line = line, .addr = addr, .count = new_counter(), .idx = (uint32_t)cg.npos};
   map_put(&cg.pos_by_key, key, p);
   if (cg.npos % 1024 == 0) {
     cg.pos = realloc(cg.pos, (cg.npos + 1024) * sizeof *cg.pos);
@@ -487,7 +570,7 @@ static Edge *edge_of(Fn *caller, uint32_t line, uint64_t addr, Fn *callee) {
     if (e->caller == caller && e->callee == callee && e->line == line && e->addr == addr) return e;
   }
   Edge *e = xcalloc(1, sizeof *e);
-  *e = (Edge){.caller = caller, .callee = callee, .line = line, .addr = addr};
+  *e = (Edge){.caller = caller, .callee = callee, .line = line, .addr = addr, .idx = (uint32_t)cg.nedges};
   map_put(&cg.edge_by_key, key, e);
   if (cg.nedges % 256 == 0) {
     cg.edges = realloc(cg.edges, (cg.nedges + 256) * sizeof *cg.edges);
@@ -504,7 +587,7 @@ static inline void now_costs(Thread *t, unsigned vcpu, uint64_t *c) {
   if (!t->ir) t->ir = kit_emu_scoreboard_entry(cg.board, vcpu); /* at a fixed address */
   if (!t->ir) t->ir = &none; /* a thread past the scoreboard */
   if (cg.nev > 1) memcpy(c, t->cache, sizeof t->cache);
-  c[EV_IR] = (cg.collecting ? *t->ir : t->snap_ir) - t->excl_ir;
+  c[EV_IR] = (t->collecting ? *t->ir : t->snap_ir) - t->excl_ir;
 }
 
 static void node_add(KitProfNode n, uint64_t ir) {
@@ -534,10 +617,15 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
     if (!t->f) abort();
   }
   KitProfNode node = 0;
+  if ((cg.tree || cg.toggling) && callee->idx >= t->nactive) {
+    size_t n = t->nactive;
+    t->active = grow(t->active, &n, callee->idx, sizeof *t->active);
+    t->active_node = grow(t->active_node, &t->nactive, callee->idx, sizeof *t->active_node);
+  }
   if (!cg.tree) {
     /* no folded stacks or flame graph asked for: no calling-context tree */
-  } else if (callee->active) { /* recursion: the tree folds it into the outermost frame */
-    node = callee->active_node;
+  } else if (t->active[callee->idx]) { /* recursion: the tree folds it into the outermost frame */
+    node = t->active_node[callee->idx];
   } else {
     KitProfNode parent = t->n ? t->f[t->n - 1].node : 0;
     if (e && e->last_node && e->last_parent == parent) {
@@ -546,26 +634,28 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
       node = kit_prof_enter(cg.prof, parent, callee->id, e ? e->line : 0);
       if (e) e->last_parent = parent, e->last_node = node;
     }
-    callee->active_node = node;
+    t->active_node[callee->idx] = node;
   }
-  bool toggles = cg.toggling && callee->toggle && !callee->active; /* its outermost frame toggles, not recursion */
-  if (cg.tree || cg.toggling) callee->active++; /* only they ask (a store fewer per call) */
+  bool toggles = cg.toggling && callee->toggle && !t->active[callee->idx]; /* its outermost frame toggles, not recursion */
+  if (cg.tree || cg.toggling) t->active[callee->idx]++; /* only they ask (a store fewer per call) */
   if (toggles) toggle_collection(t);
   Frame *f = &t->f[t->n++];
   /* field by field: a compound literal would clear all of enter[] first (rep stos) */
   f->fn = callee, f->edge = e, f->node = node, f->ret = ret, f->sp = sp;
-  f->tail = tail, f->signal = false, f->toggled = toggles, f->counted = cg.collecting;
+  f->tail = tail, f->signal = false, f->toggled = toggles, f->counted = t->collecting;
   if (cg.nev == 1) f->enter[EV_IR] = now[EV_IR];
   else memcpy(f->enter, now, cg.nev * sizeof *now);
 }
 
 static void pop(Thread *t, const uint64_t *now) {
   Frame *f = &t->f[--t->n];
-  if (f->edge) { /* the edge's figures, touched once per call */
-    f->edge->calls += f->counted;
-    for (unsigned v = 0; v < cg.nev; v++) f->edge->incl[v] += now[v] - f->enter[v];
+  if (t->resolve_at > t->n) t->resolve_at = 0; /* the resolver's frame is gone */
+  if (f->edge) { /* the edge's figures, the thread's, touched once per call */
+    EdgeCost *ec = edge_cost(t, f->edge);
+    ec->calls += f->counted;
+    for (unsigned v = 0; v < cg.nev; v++) ec->incl[v] += now[v] - f->enter[v];
   }
-  if (cg.tree || cg.toggling) f->fn->active--;
+  if (cg.tree || cg.toggling) t->active[f->fn->idx]--;
   if (f->toggled) toggle_collection(t);
 }
 
@@ -581,13 +671,12 @@ static void pop_call(Thread *t, const uint64_t *now) {
 /* the thread's state and its costs now; its first frame is the function
  * it is in when first seen */
 static inline Thread *thread_of(unsigned vcpu, Fn *here, uint64_t *now) {
-  if (vcpu >= MAX_THREADS) vcpu = MAX_THREADS - 1;
-  Thread *t = cg.threads[vcpu];
-  if (__builtin_expect(t && t->n && cg.nev == 1 && cg.collecting, 1)) { /* the usual case, inline */
+  Thread *t = vcpu < cg.nthreads ? cg.threads[vcpu] : NULL;
+  if (__builtin_expect(t && t->n && cg.nev == 1 && t->collecting, 1)) { /* the usual case, inline */
     now[EV_IR] = *t->ir - t->excl_ir;
     return t;
   }
-  if (!t) t = cg.threads[vcpu] = xcalloc(1, sizeof *t);
+  if (!t) t = thread_get(vcpu);
   now_costs(t, vcpu, now);
   if (!t->n) push(t, NULL, here, 0, UINT64_MAX, now, false);
   return t;
@@ -608,7 +697,13 @@ static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, cons
 
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
   Blk *b = user;
-  if (b->jump && to == b->jump->target && cg.collecting) b->jump->jumped++;
+  if (b->jump && to == b->jump->target) {
+    Thread *t = thread_get(vcpu);
+    if (t->collecting) {
+      if (b->jump->idx >= t->njumped) t->jumped = grow(t->jumped, &t->njumped, b->jump->idx, sizeof *t->jumped);
+      t->jumped[b->jump->idx]++;
+    }
+  }
   if (b->kind == BLK_COND) return; /* a branch inside the function, watched for --collect-jumps */
   /* most jumps stay in the function (switch tables) */
   if ((kind == KIT_EMU_EDGE_JUMP || kind == KIT_EMU_EDGE_COND) && to - b->fn_start < b->fn_len) return;
@@ -624,7 +719,7 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     }
     Fn *callee = fn_at(to);
     if (in_plt(to, callee)) { /* the stub's cost is the caller's; its jump is the call */
-      t->pending = true, t->pending_blk = b, t->pending_ret = from + b->size, t->pending_sp = sp;
+      t->pending = true, t->pending_blk = b, t->pending_to = to, t->pending_ret = from + b->size, t->pending_sp = sp;
       return;
     }
     call(t, b, to, from + b->size, sp, now);
@@ -666,6 +761,21 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     if (in_plt(to, dest)) return; /* to the resolver's stub first */
     t->pending = false;
     call(t, t->pending_blk, to, t->pending_ret, t->pending_sp, now);
+    /* a jump out of the PLT from before the stub: from its first entry
+     * (lazy binding, the stub jumped there), to ld.so's resolver, a call
+     * as callgrind shows it */
+    if (from < t->pending_to) {
+      t->resolve_at = t->n, t->resolve_blk = t->pending_blk, t->resolve_ret = t->pending_ret, t->resolve_sp = t->pending_sp;
+    }
+    return;
+  }
+  if (t->resolve_at && t->resolve_at == t->n) {
+    /* the resolver jumps to what it resolved: its frame returns and the
+     * stub's caller calls the function (callgrind's pop-on-jump) */
+    settle(t, now);
+    pop(t, now);
+    t->resolve_at = 0;
+    call(t, t->resolve_blk, to, t->resolve_ret, t->resolve_sp, now);
     return;
   }
   settle(t, now);
@@ -694,8 +804,8 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *u
 static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *ret, void *user) {
   (void)emu, (void)ret, (void)user;
   if (sc->nr != cg.sigreturn_nr) return false;
-  if (vcpu >= MAX_THREADS || !cg.threads[vcpu]) return false;
-  Thread *t = cg.threads[vcpu];
+  Thread *t = thread_at(vcpu);
+  if (!t) return false;
   size_t k = t->n;
   while (k > 1 && !t->f[k - 1].signal) k--;
   if (k <= 1) return false;
@@ -710,15 +820,12 @@ static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *r
 
 static void cache_add(Thread *t, Pos *p, const KitCacheCost *c) {
   const uint64_t v[MAX_EV] = {0, c->dr, c->dw, c->i1mr, c->d1mr, c->d1mw, c->ilmr, c->dlmr, c->dlmw};
-  if (!cg.collecting) return; /* the model runs on, its events not collected */
-  for (unsigned e = EV_DR; e < MAX_EV; e++) p->cache[e] += v[e], t->cache[e] += v[e];
+  if (!t->collecting) return; /* the model runs on, its events not collected */
+  if (p->idx >= t->npcache) t->pcache = grow(t->pcache, &t->npcache, p->idx, sizeof *t->pcache);
+  for (unsigned e = EV_DR; e < MAX_EV; e++) t->pcache[p->idx][e] += v[e], t->cache[e] += v[e];
 }
 
-static Thread *cache_thread(unsigned vcpu) {
-  if (vcpu >= MAX_THREADS) vcpu = MAX_THREADS - 1;
-  if (!cg.threads[vcpu]) cg.threads[vcpu] = xcalloc(1, sizeof(Thread));
-  return cg.threads[vcpu];
-}
+static Thread *cache_thread(unsigned vcpu) { return thread_get(vcpu); }
 
 static void on_fetch(KitEmu *emu, unsigned vcpu, void *user) {
   (void)emu;
@@ -772,7 +879,7 @@ static Jump *jump_of(KitEmuInsn *in, Fn *fn, const KitEmuSymbol *at) {
   uint64_t bias = fn->mod ? fn->mod->bias : 0;
   j = xcalloc(1, sizeof *j);
   *j = (Jump){.fn = fn, .line = line, .to_line = ts.line, .addr = pc - bias, .to_addr = target - bias, .target = target,
-              .exe = new_counter(), .cond = (cls & KIT_EMU_INSN_BRANCH) != 0};
+              .exe = new_counter(), .idx = (uint32_t)cg.njumps, .cond = (cls & KIT_EMU_INSN_BRANCH) != 0};
   map_put(&cg.jump_by_pc, pc | 1, j);
   if (cg.njumps % 256 == 0) {
     cg.jumps = realloc(cg.jumps, (cg.njumps + 256) * sizeof *cg.jumps);
@@ -810,10 +917,10 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
     uint64_t pc = kit_emu_insn_pc(in);
     fn = fn_of(pc, &sym);
     pos = pos_of(fn, sym.file, sym.line, pc - (fn->mod ? fn->mod->bias : 0));
-    kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(pos->count), 1);
+    kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, counter_u64(pos->count), 1);
     kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, total, 1);
     if (cg.o.collect_jumps && (jump = jump_of(in, fn, &sym)))
-      kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, kit_emu_u64_shared(jump->exe), 1);
+      kit_emu_insn_inline(in, KIT_EMU_INLINE_ADD, counter_u64(jump->exe), 1);
     if (fetch) {
       fetch->insn[i].pc = pc, fetch->insn[i].pos = pos, fetch->insn[i].size = (uint8_t)kit_emu_insn_size(in);
       if (kit_emu_insn_class(in) & (KIT_EMU_INSN_LOAD | KIT_EMU_INSN_STORE | KIT_EMU_INSN_ATOMIC))
@@ -897,6 +1004,13 @@ static int write_file(const char *path, int (*wr)(FILE *out)) {
   return 0;
 }
 
+/* what the file being written holds: every thread's costs (the calling-
+ * context tree's too), or with --separate-threads=yes one thread's */
+static struct {
+  KitProf *prof;
+  unsigned thread; /* 1 + vcpu, as Valgrind numbers threads; 0: all */
+} wr;
+
 static int wr_callgrind(FILE *out) {
   char cmd[4096], geom[3][128];
   guest_cmd(cmd, sizeof cmd);
@@ -910,8 +1024,9 @@ static int wr_callgrind(FILE *out) {
       desc[i] = geom[i];
     }
   }
-  KitProfHeader h = {.creator = "kit-emu " KIT_VERSION " callgrind", .cmd = cmd, .pid = (long)getpid(), .desc = desc};
-  return kit_prof_write_callgrind(cg.prof, out, &h);
+  KitProfHeader h = {.creator = "kit-emu " KIT_VERSION " callgrind", .cmd = cmd, .pid = (long)getpid(), .desc = desc,
+                     .thread = wr.thread};
+  return kit_prof_write_callgrind(wr.prof, out, &h);
 }
 
 static int wr_folded(FILE *out) { return kit_prof_write_folded(cg.prof, out, EV_IR); }
@@ -923,44 +1038,100 @@ static int wr_flame(FILE *out) {
   return kit_prof_write_flamegraph(cg.prof, out, EV_IR, title);
 }
 
-static void on_exit_write(KitEmu *emu, int status, void *user) {
-  (void)emu, (void)status, (void)user;
-  /* the calls still running end now (callgrind dumps them the same way) */
-  for (unsigned v = 0; v < MAX_THREADS; v++) {
-    Thread *t = cg.threads[v];
-    if (!t || !t->n) continue;
-    uint64_t now[MAX_EV];
-    now_costs(t, v, now);
-    settle(t, now);
-    while (t->n) pop(t, now);
-    if (!cg.collecting) toggle_collection(t); /* what ran since it stopped is not collected */
-  }
+/* the calls still running on thread t end now (callgrind dumps them the
+ * same way); at its exit, or at the end of the process */
+static void finish_thread(Thread *t) {
+  if (!t->n) return;
+  uint64_t now[MAX_EV];
+  now_costs(t, t->vcpu, now);
+  settle(t, now);
+  while (t->n) pop(t, now);
+  if (!t->collecting) toggle_collection(t); /* what ran since it stopped is not collected */
+}
+
+static void on_thread_exit(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)emu, (void)user;
+  Thread *t = thread_at(vcpu);
+  if (t) finish_thread(t);
+}
+
+/* the function's id in prof (cg.prof's own, or the same triple's in a thread's) */
+static KitProfFn fn_id(KitProf *prof, const Fn *f) {
+  return prof == cg.prof ? f->id : kit_prof_fn(prof, f->obj, f->file, f->name);
+}
+
+/* thread vcpu's figures (every thread's with all) into prof */
+static void add_figures(KitProf *prof, unsigned vcpu, bool all) {
+  unsigned lo = all ? 0 : vcpu, hi = all ? kit_emu_n_threads(cg.emu) : vcpu + 1;
   for (size_t i = 0; i < cg.npos; i++) {
     Pos *p = cg.pos[i];
-    uint64_t c[MAX_EV];
-    memcpy(c, p->cache, sizeof c);
-    c[EV_IR] = collected(p->count);
+    uint64_t c[MAX_EV] = {0};
+    for (unsigned v = lo; v < hi; v++) {
+      c[EV_IR] += collected(p->count, v);
+      Thread *t = thread_at(v);
+      if (t && p->idx < t->npcache)
+        for (unsigned e = EV_DR; e < MAX_EV; e++) c[e] += t->pcache[p->idx][e];
+    }
     bool any = false;
     for (unsigned e = 0; e < cg.nev; e++) any |= c[e] != 0;
-    if (any) kit_prof_fn_cost(cg.prof, p->fn->id, p->file, p->line, p->addr, c);
+    if (any) kit_prof_fn_cost(prof, fn_id(prof, p->fn), p->file, p->line, p->addr, c);
   }
   for (size_t i = 0; i < cg.nedges; i++) {
     Edge *e = cg.edges[i];
-    if (e->calls) kit_prof_fn_call(cg.prof, e->caller->id, e->line, e->addr, e->callee->id, e->calls, e->incl);
+    EdgeCost sum = {0};
+    for (unsigned v = lo; v < hi; v++) {
+      Thread *t = thread_at(v);
+      if (!t || e->idx >= t->nec) continue;
+      sum.calls += t->ec[e->idx].calls;
+      for (unsigned k = 0; k < cg.nev; k++) sum.incl[k] += t->ec[e->idx].incl[k];
+    }
+    if (sum.calls) kit_prof_fn_call(prof, fn_id(prof, e->caller), e->line, e->addr, fn_id(prof, e->callee), sum.calls, sum.incl);
   }
   for (size_t i = 0; i < cg.njumps; i++) {
     Jump *j = cg.jumps[i];
-    uint64_t exe = collected(j->exe);
-    if (exe && (!j->cond || j->jumped))
-      kit_prof_fn_jump(cg.prof, j->fn->id, j->line, j->addr, j->to_line, j->to_addr, j->cond, exe, j->cond ? j->jumped : exe);
+    uint64_t exe = 0, jumped = 0;
+    for (unsigned v = lo; v < hi; v++) {
+      exe += collected(j->exe, v);
+      Thread *t = thread_at(v);
+      if (t && j->idx < t->njumped) jumped += t->jumped[j->idx];
+    }
+    if (exe && (!j->cond || jumped))
+      kit_prof_fn_jump(prof, fn_id(prof, j->fn), j->line, j->addr, j->to_line, j->to_addr, j->cond, exe, j->cond ? jumped : exe);
   }
+}
+
+static void on_exit_write(KitEmu *emu, int status, void *user) {
+  (void)emu, (void)status, (void)user;
+  for (size_t v = 0; v < cg.nthreads; v++)
+    if (cg.threads[v]) finish_thread(cg.threads[v]);
+  if (cg.out_of_slots)
+    fprintf(cg.err, "kit-emu: callgrind: more than %u source positions: the costs of the rest are not counted\n",
+            (unsigned)(MAX_CHUNKS * SLOTS_PER_CHUNK));
   for (size_t n = 1; n < cg.node_cap; n++) {
     uint64_t c[MAX_EV] = {cg.node_ir[n]};
     if (c[0]) kit_prof_cost(cg.prof, (KitProfNode)n, NULL, 0, c);
   }
   char path[4200];
   expand_name(cg.o.out_file, path, sizeof path);
-  write_file(path, wr_callgrind);
+  if (!cg.o.separate_threads) {
+    add_figures(cg.prof, 0, true);
+    wr.prof = cg.prof, wr.thread = 0;
+    write_file(path, wr_callgrind);
+  } else {
+    /* a file per thread, named as Valgrind names them: the name and "-01"
+     * for its thread 1 (our vcpu 0) */
+    for (unsigned v = 0, n = kit_emu_n_threads(cg.emu); v < n; v++) {
+      KitProf *p = kit_prof_new(event_names, cg.nev);
+      if (!p) abort();
+      kit_prof_set_instr_positions(p, cg.o.dump_instr);
+      add_figures(p, v, false);
+      char tpath[4300];
+      snprintf(tpath, sizeof tpath, "%s-%02u", path, v + 1);
+      wr.prof = p, wr.thread = v + 1;
+      write_file(tpath, wr_callgrind);
+      kit_prof_free(p);
+    }
+  }
   if (cg.o.folded[0]) expand_name(cg.o.folded, path, sizeof path), write_file(path, wr_folded);
   if (cg.o.flame[0]) expand_name(cg.o.flame, path, sizeof path), write_file(path, wr_flame);
 }
@@ -1027,17 +1198,11 @@ static int parse_args(const char *args, Options *o) {
       o->toggle[o->ntoggle] = strdup(v);
       if (!o->toggle[o->ntoggle++]) abort();
     }
-    else if (IS("--separate-threads")) {
-      bool on = false;
-      rc = yes_no("--separate-threads", v, &on);
-      if (!rc && on) {
-        fprintf(cg.err, "kit-emu: callgrind: %.*s=yes is not implemented (docs/callgrind.md)\n", (int)kl, a);
-        rc = -1;
-      }
-    } else {
+    else if (IS("--separate-threads")) rc = yes_no("--separate-threads", v, &o->separate_threads);
+    else {
       fprintf(cg.err,
               "kit-emu: callgrind: unknown option '%s' (--callgrind-out-file=F, --dump-instr=yes|no, "
-              "--dump-line=yes|no, --collect-jumps=yes|no, --collect-atstart=yes|no, --toggle-collect=FUNC, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --folded-out=F, "
+              "--dump-line=yes|no, --collect-jumps=yes|no, --collect-atstart=yes|no, --toggle-collect=FUNC, --cache-sim=yes|no, --I1/--D1/--LL=size,assoc,line, --separate-threads=yes|no, --folded-out=F, "
               "--flamegraph=F.svg)\n",
               a);
       rc = -1;
@@ -1055,7 +1220,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   if (parse_args(args, &cg.o) < 0) return -1;
   cg.nev = cg.o.cache_sim ? MAX_EV : 1;
   cg.tree = cg.o.folded[0] || cg.o.flame[0];
-  cg.collecting = cg.o.collect_atstart;
+  cg.tool = tool;
   cg.toggling = !cg.o.collect_atstart || cg.o.ntoggle;
   cg.prof = kit_prof_new(event_names, cg.nev);
   cg.board = kit_emu_scoreboard_new(tool, sizeof(uint64_t));
@@ -1080,6 +1245,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   kit_emu_on_tb_trans(tool, on_tb, NULL);
   kit_emu_on_signal(tool, on_signal, NULL);
   kit_emu_on_syscall(tool, on_syscall, NULL);
+  kit_emu_on_thread_exit(tool, on_thread_exit, NULL);
   kit_emu_on_exit(tool, on_exit_write, NULL);
   return 0;
 }

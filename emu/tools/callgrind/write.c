@@ -167,8 +167,10 @@ static void put_jump(const KitProf *p, FILE *out, const ProfFlatJump *j) {
 }
 
 static void write_header(const KitProf *p, FILE *out, const KitProfHeader *h) {
-  fprintf(out, "# callgrind format\nversion: 1\ncreator: %s\npid: %ld\ncmd: %s\npart: 1\n\n",
+  fprintf(out, "# callgrind format\nversion: 1\ncreator: %s\npid: %ld\ncmd: %s\npart: 1\n",
           h && h->creator ? h->creator : "kit-emu", h ? h->pid : 0, h && h->cmd ? h->cmd : "");
+  if (h && h->thread) fprintf(out, "thread: %u\n", h->thread);
+  fputc('\n', out);
   for (const char **d = h ? h->desc : NULL; d && *d; d++) fprintf(out, "desc: %s\n", *d);
   fprintf(out, "\npositions: %s\nevents:", p->instr_positions ? "instr line" : "line");
   for (unsigned e = 0; e < p->nevents; e++) fprintf(out, " %s", p->events[e]);

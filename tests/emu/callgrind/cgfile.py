@@ -9,6 +9,8 @@ or instr line) and checks it against what the tests know.
       caller "*": from anywhere).
       "main>=PCT": main's inclusive cost (its callers' call costs) is at least
       PCT% of the total. "fn:EVENT=N": the function's self cost of EVENT.
+  cgfile.py self FN FILE...   prints FN's self cost (first event; FN "*":
+      every function's) summed over the files.
   cgfile.py incl FILE CALLER CALLEE   prints the inclusive Ir of CALLER's calls of
       CALLEE (first event), summed over call sites.
   cgfile.py annotate FILE PLAIN INCL   the per-function figures of
@@ -183,6 +185,13 @@ if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "incl":
         parse(sys.argv[2])
         print(parse.edge_cost[(sys.argv[3], sys.argv[4])])
+        sys.exit(0)
+    if len(sys.argv) >= 4 and sys.argv[1] == "self":
+        s = 0
+        for path in sys.argv[3:]:
+            events, self_cost = parse(path)[:2]
+            s += sum(c[events[0]] for n, c in self_cost.items() if sys.argv[2] in ("*", n.split(":")[-1]))
+        print(s)
         sys.exit(0)
     if len(sys.argv) == 5 and sys.argv[1] == "annotate":
         sys.exit(annotate(sys.argv[2], sys.argv[3], sys.argv[4]))

@@ -119,7 +119,7 @@ callgrind_annotate --threshold=100 cg.cache >cplain.txt 2>/dev/null
 callgrind_annotate --threshold=100 --inclusive=yes cg.cache >cincl.txt 2>/dev/null
 ok "--cache-sim=yes: callgrind_annotate's figures are the file's" python3 "$here/cgfile.py" annotate cg.cache cplain.txt cincl.txt
 # option errors: one line, exit status 1
-for bad in --nosuch=1 --separate-threads=yes --dump-instr=maybe --D1=100,3,64 --I1=32768,8 --flamegraph= --folded-out; do
+for bad in --nosuch=1 --separate-threads=maybe --dump-instr=maybe --D1=100,3,64 --I1=32768,8 --flamegraph= --folded-out; do
   "$emu" --tool=callgrind,$bad ./calls_static >/dev/null 2>bad.err
   rc=$?
   ok "callgrind,$bad refused" bash -c "[ $rc = 1 ] && grep -q 'callgrind' bad.err && [ \$(wc -l <bad.err) = 1 ]"
