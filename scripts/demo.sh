@@ -35,6 +35,17 @@ rc=0; build/bin/kit-emu --sanitize=address --strace --tool=insncount --tool="$tm
 echo "(exit $rc: the guest's own status)"
 
 echo
+echo "== the same hello under kit-emu's callgrind (read by Valgrind's callgrind_annotate), probes, a trace"
+echo "   and the built-in debugger"
+riscv64-linux-gnu-gcc -g -O1 -static -o "$tmp/hello-g.rv64" tests/emu/guest/hello.c
+build/bin/kit-emu --tool=callgrind,--callgrind-out-file="$tmp/cg.out" "$tmp/hello-g.rv64" >/dev/null || true
+callgrind_annotate "$tmp/cg.out" | sed -n '/PROGRAM TOTALS/p;/file:function/,+4p'
+build/bin/kit-emu --probe=main --probe=puts "$tmp/hello-g.rv64" >/dev/null || true
+build/bin/kit-emu --trace=insn,syscall --trace-out="$tmp/h.trace" "$tmp/hello-g.rv64" >/dev/null || true
+build/bin/kit-trace stats "$tmp/h.trace" | head -3
+build/bin/kit-emu --dbg -batch -ex 'break main' -ex run -ex bt -ex continue "$tmp/hello-g.rv64" || true
+
+echo
 thr=tests/e2e/cross/cases/thread_hbo_write.c
 echo "== a guest with threads: $thr (an overflow in a second thread) under kit-emu --sanitize=address"
 riscv64-linux-gnu-gcc -g -O0 -pthread -o "$tmp/thread.rv64" "$thr"
