@@ -44,7 +44,10 @@ static void usage(FILE *f) {
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
-        "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n"
+        "                     memory (MemorySanitizer: uses of uninitialized bits, MSAN_OPTIONS as usual;\n"
+        "                     not with address)\n"
+        "  --sanitize-recover=address|memory  reports continue when ASAN_OPTIONS/MSAN_OPTIONS has\n"
+        "                     halt_on_error=0\n"
         "  -h, --help         this text\n"
         "  --version          the version\n"
         "  --                 end of options: the program follows\n"
@@ -150,12 +153,16 @@ static int parse_options(int argc, char **argv, Args *a) {
         fprintf(stderr, "kit-emu: %s\n", msg);
         return -1;
       }
-      if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_COVERAGE)) {
-        fprintf(stderr, "kit-emu: --sanitize=%s: only address and coverage work on guest code (UBSan needs "
-                        "source types)\n", arg + 11);
+      if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_MEMORY | KIT_SAN_COVERAGE)) {
+        fprintf(stderr, "kit-emu: --sanitize=%s: only address, memory and coverage work on guest code (UBSan "
+                        "needs source types)\n", arg + 11);
         return -1;
       }
       a->sanitize |= mask;
+      if ((a->sanitize & KIT_SAN_ADDRESS) && (a->sanitize & KIT_SAN_MEMORY)) { /* as clang refuses it */
+        fprintf(stderr, "kit-emu: invalid argument '--sanitize=address' not allowed with '--sanitize=memory'\n");
+        return -1;
+      }
     } else if (!strncmp(arg, "--sanitize-recover=", 19)) {
       char msg[256];
       if (kit_sanitize_parse_list(arg + 19, false, &a->recover, msg, sizeof msg) < 0) {
@@ -196,7 +203,9 @@ static const struct {
 /* the tools the command line names, on emu, in its order (the sanitizers
  * and --strace first); -1 (said on stderr) when one cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
-  if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
+  if ((a->sanitize & KIT_SAN_MEMORY) && kit_emu_msan_install(emu, (a->recover & KIT_SAN_MEMORY) != 0, stderr) < 0)
+    return -1;
+  if ((a->sanitize & ~(uint64_t)KIT_SAN_MEMORY) && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
     return -1;
   if (a->strace) {

@@ -118,6 +118,47 @@ static KitCgVal shadow_equality(MsanFn *M, const KitCgInst *in, KitCgVal sa, Kit
   return msan_op2(M, KIT_CG_OP_AND, msan_any(M, s), same->id);
 }
 
+/* lifted code: is v the original constant k */
+static bool const_is(const MsanFn *M, KitCgVal v, uint64_t k) {
+  return M->is_k && v && v < M->nvals0 && M->is_k[v] && M->k[v] == k;
+}
+
+/* v == 0 (or != 0) is defined when an initialized bit of v is set */
+static KitCgVal shadow_eq_zero(MsanFn *M, KitCgVal v, KitCgVal s) {
+  KitCgType t = kit_cg_val_type(M->f, s);
+  KitCgVal iv = int_view(M, v);
+  if (is_clean(M, s) || !iv) return msan_any(M, s);
+  KitCgVal known_set = msan_op2(M, KIT_CG_OP_AND, iv, op1(M, KIT_CG_OP_NOT, t, s));
+  KitCgVal args[2] = {known_set, msan_clean(M, t)};
+  KitCgInst *none = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+  none->pred = KIT_CG_EQ;
+  return msan_op2(M, KIT_CG_OP_AND, msan_any(M, s), none->id);
+}
+
+/* the unsigned compares that are equalities with 0 (sltu rd, x0, rs; seqz):
+ * 0 <u x, x >u 0, x <u 1, x <=u 0, as LLVM canonicalises them for clang's */
+static bool zero_test(const MsanFn *M, const KitCgInst *in, KitCgVal *v) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  switch (in->pred) {
+  case KIT_CG_ULT:
+    if (const_is(M, a, 0)) return *v = b, true;
+    if (const_is(M, b, 1)) return *v = a, true;
+    return false;
+  case KIT_CG_UGT:
+    if (const_is(M, b, 0)) return *v = a, true;
+    if (const_is(M, a, 1)) return *v = b, true;
+    return false;
+  case KIT_CG_ULE:
+    if (const_is(M, b, 0)) return *v = a, true;
+    return false;
+  case KIT_CG_UGE:
+    if (const_is(M, a, 0)) return *v = b, true;
+    return false;
+  default:
+    return false;
+  }
+}
+
 static KitCgVal shadow_select(MsanFn *M, const KitCgInst *in, KitCgType st) {
   KitCgVal c = in->args[0], sc = msan_shadow_of(M, c);
   KitCgVal sx = msan_shadow_of(M, in->args[1]), sy = msan_shadow_of(M, in->args[2]);
@@ -215,6 +256,10 @@ static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
     if (kit_cg_type_is_vec(st)) return msan_clean(M, st);
     if (in->op == KIT_CG_OP_ICMP && (in->pred == KIT_CG_EQ || in->pred == KIT_CG_NE))
       return shadow_equality(M, in, sa, sb);
+    if (in->op == KIT_CG_OP_ICMP) {
+      KitCgVal v;
+      if (zero_test(M, in, &v)) return shadow_eq_zero(M, v, msan_shadow_of(M, v));
+    }
     return msan_any(M, msan_op2(M, KIT_CG_OP_OR, sa, sb));
   case KIT_CG_OP_SELECT:
     return shadow_select(M, in, st);
@@ -271,17 +316,23 @@ static bool before(MsanFn *M, KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_CONDBR:
     if (M->select_br[M->cur_block]) break; /* a select: its join carries the condition */
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
-    break;
+    /* fall through */
   case KIT_CG_OP_SWITCH:
   case KIT_CG_OP_INDIRECTBR:
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    if (checked(in)) {
+      KitCgLoc at = M->b.loc;
+      if (msan_lifted(M)) M->b.loc = msan_value_loc(M, in->args[0]);
+      msan_check(M, msan_shadow_of(M, in->args[0]));
+      M->b.loc = at;
+    }
     break;
   case KIT_CG_OP_SDIV:
   case KIT_CG_OP_UDIV:
   case KIT_CG_OP_SREM:
   case KIT_CG_OP_UREM:
-    if (checked(in) && !kit_cg_type_is_vec((KitCgType)in->type)) msan_check(M, msan_shadow_of(M, in->args[1]));
+    /* binaries: checks at control flow, addresses and system calls only, as memcheck's */
+    if (checked(in) && !msan_lifted(M) && !kit_cg_type_is_vec((KitCgType)in->type))
+      msan_check(M, msan_shadow_of(M, in->args[1]));
     break;
   case KIT_CG_OP_LOAD:
   case KIT_CG_OP_ALOAD:
@@ -380,10 +431,59 @@ static void poison_join(MsanFn *M) {
   }
 }
 
+KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v) {
+  KitCgLoc best = M->b.loc;
+  if (!v || v >= M->nvals0) return best;
+  if (M->vloc[v].pc && M->vloc[v].pc != M->entry_pc) return M->vloc[v];
+  /* computed by the epilogue (a chained exit's compare): its operands' */
+  for (int k = 0; k < 2 && M->vargs; k++) {
+    KitCgVal a = M->vargs[v][k];
+    if (a && a < M->nvals0 && M->vloc[a].pc > best.pc) best = M->vloc[a];
+  }
+  return best;
+}
+
+/* lifted code: the CPU state offset an INTERNAL access at ptr reaches, or -1 */
+static int64_t state_off(MsanFn *M, KitCgVal ptr) {
+  KitCgVal cpu = kit_cg_param(M->f, 0);
+  uint64_t off;
+  if (ptr == cpu) off = 0;
+  else if (ptr < M->nvals0 && M->pbase[ptr] == cpu) off = M->k[ptr];
+  else return -1;
+  return off < M->c->state_size ? (int64_t)off : -1;
+}
+
+/* lifted code: remember constants and [base + constant]; the CPU state's
+ * loads and stores. true when the op is done (appended) */
+static bool lifted_inst(MsanFn *M, const KitCgInst *in) {
+  if (in->id && in->id < M->nvals0) {
+    M->vargs[in->id][0] = in->nargs > 0 ? in->args[0] : 0;
+    M->vargs[in->id][1] = in->nargs > 1 ? in->args[1] : 0;
+    if (in->op == KIT_CG_OP_CONST && kit_cg_type_is_int((KitCgType)in->type)) M->is_k[in->id] = true, M->k[in->id] = in->imm;
+    if (in->op == KIT_CG_OP_PTRADD && in->args[1] < M->nvals0 && M->is_k[in->args[1]])
+      M->pbase[in->id] = in->args[0], M->k[in->id] = M->k[in->args[1]];
+  }
+  if (in->cls != KIT_CG_INTERNAL || (in->flags & KIT_CG_F_NOINSTR)) return false;
+  if (in->op == KIT_CG_OP_STORE) {
+    int64_t off = state_off(M, in->args[1]);
+    if (off >= 0) msan_state_store(M, in, (uint64_t)off);
+    return false;
+  }
+  if (in->op == KIT_CG_OP_LOAD && in->id) {
+    int64_t off = state_off(M, in->args[0]);
+    if (off < 0) return false;
+    kit_pass_append_original(M->m, M->f, M->b.blk, in);
+    M->sh[in->id] = msan_state_load(M, (KitCgType)in->type, (uint64_t)off);
+    return true;
+  }
+  return false;
+}
+
 static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   KitCgInst in = *orig;
   if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
   M->b.loc = in.loc;
+  if (msan_lifted(M) && in.op != KIT_CG_OP_PHI && lifted_inst(M, &in)) return;
   if (in.op == KIT_CG_OP_PHI) {
     kit_pass_append_original(M->m, M->f, M->b.blk, &in);
     add_phi(M, &in);
@@ -438,6 +538,14 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   uint32_t norig = f->nblocks;
   KitCgBlkId *tail = calloc(norig, sizeof *tail);
   if (!M.sh || !M.sh2 || !M.vloc || !M.select_br || !M.join_cond || !tail) abort();
+  if (c->state_size) {
+    M.is_k = calloc(f->nvals + 1, sizeof *M.is_k);
+    M.k = calloc(f->nvals + 1, sizeof *M.k);
+    M.pbase = calloc(f->nvals + 1, sizeof *M.pbase);
+    M.vargs = calloc(f->nvals + 1, sizeof *M.vargs);
+    if (!M.is_k || !M.k || !M.pbase || !M.vargs) abort();
+    if (f->nblocks && f->blocks[0].ninsts) M.entry_pc = f->blocks[0].insts[0].loc.pc;
+  }
   if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
@@ -465,6 +573,10 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.select_br);
   free(M.join_cond);
   free(M.phis);
+  free(M.is_k);
+  free(M.k);
+  free(M.pbase);
+  free(M.vargs);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {
@@ -483,5 +595,11 @@ int kit_msan_run(KitCgModule *m, const KitMsanConfig *c) {
     if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
     instrument_function(m, f, c, ptls, rtls);
   }
+  return 0;
+}
+
+int kit_msan_run_func(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c) {
+  if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) return 0;
+  instrument_function(m, f, c, 0, 0);
   return 0;
 }

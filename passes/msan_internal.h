@@ -34,7 +34,17 @@ typedef struct MsanFn {
   KitCgVal pending_cond; /* the block being rebuilt is such a join: poison after its phis */
   uint32_t block_phis;  /* phis[] from here on are the current block's */
   KitCgBlkId cur_block; /* the original block being rebuilt */
+  /* lifted code (c->state_size): constants and [base + constant] pointers among
+   * the original values, to find the CPU state accesses */
+  bool *is_k;
+  uint64_t *k;
+  KitCgVal *pbase;
+  KitCgVal (*vargs)[2]; /* the first two operands of each original value's op */
+  uint64_t entry_pc;    /* the block's first guest pc (its epilogue's location) */
 } MsanFn;
+
+/* compiled code or lifted code (kit-emu) */
+static inline bool msan_lifted(const MsanFn *M) { return M->c->state_size != 0; }
 
 /* msan.c */
 KitCgType msan_shadow_type(KitCgType t);
@@ -47,6 +57,10 @@ KitCgVal msan_shadow_of(MsanFn *M, KitCgVal v);
 KitCgVal msan_any(MsanFn *M, KitCgVal s);
 /* a shadow of type t: all ones if any bit of s is set, else clean */
 KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
+
+/* lifted code: where an uninitialized v is reported: the guest instruction
+ * that computed it (the emulator's epilogue carries the block's first pc) */
+KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v);
 
 /* msan_select.c: fills select_br and join_cond */
 void msan_find_selects(MsanFn *M);
@@ -65,5 +79,9 @@ void msan_call_after(MsanFn *M, const KitCgInst *in);
 void msan_ret(MsanFn *M, const KitCgInst *in);
 /* a PROGRAM memcpy/memmove/memset becomes a call of __msan_memcpy/... (which copies the shadow too) */
 void msan_memop(MsanFn *M, const KitCgInst *in);
+/* lifted code: an INTERNAL load or store at [parameter 0 + off] of the CPU state
+ * (before the op; for a load the shadow is loaded after it by msan_state_load) */
+void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off);
+KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off);
 
 #endif

@@ -12,6 +12,9 @@
 int kit_emu_tool_strace_main(KitEmuTool *tool, FILE *out);
 /* exact retired-instruction count, printed to out when the guest ends */
 int kit_emu_tool_insncount_main(KitEmuTool *tool, FILE *out);
+/* MemorySanitizer on guest code (tools/msan/msan.c, --sanitize=memory); recover:
+ * reports continue under MSAN_OPTIONS=halt_on_error=0. 0, or -1 with a message on err */
+int kit_emu_msan_install(KitEmu *emu, bool recover, FILE *err);
 /* a tool in a shared object exporting kit_emu_tool_api_version and
  * kit_emu_tool_main; returns 0 or -1 with a message on err */
 int kit_emu_tool_load(KitEmu *emu, const char *path, const char *args, FILE *err);
