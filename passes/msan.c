@@ -432,15 +432,10 @@ static void poison_join(MsanFn *M) {
 }
 
 KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v) {
-  KitCgLoc best = M->b.loc;
-  if (!v || v >= M->nvals0) return best;
-  if (M->vloc[v].pc && M->vloc[v].pc != M->entry_pc) return M->vloc[v];
-  /* computed by the epilogue (a chained exit's compare): its operands' */
-  for (int k = 0; k < 2 && M->vargs; k++) {
-    KitCgVal a = M->vargs[v][k];
-    if (a && a < M->nvals0 && M->vloc[a].pc > best.pc) best = M->vloc[a];
-  }
-  return best;
+  KitCgLoc at = M->b.loc;
+  if (v && v < M->nvals0 && M->vloc[v].pc && M->vloc[v].pc != M->entry_pc) return M->vloc[v];
+  if (M->last_pc) at.pc = M->last_pc;
+  return at;
 }
 
 /* lifted code: the CPU state offset an INTERNAL access at ptr reaches, or -1 */
@@ -457,8 +452,6 @@ static int64_t state_off(MsanFn *M, KitCgVal ptr) {
  * loads and stores. true when the op is done (appended) */
 static bool lifted_inst(MsanFn *M, const KitCgInst *in) {
   if (in->id && in->id < M->nvals0) {
-    M->vargs[in->id][0] = in->nargs > 0 ? in->args[0] : 0;
-    M->vargs[in->id][1] = in->nargs > 1 ? in->args[1] : 0;
     if (in->op == KIT_CG_OP_CONST && kit_cg_type_is_int((KitCgType)in->type)) M->is_k[in->id] = true, M->k[in->id] = in->imm;
     if (in->op == KIT_CG_OP_PTRADD && in->args[1] < M->nvals0 && M->is_k[in->args[1]])
       M->pbase[in->id] = in->args[0], M->k[in->id] = M->k[in->args[1]];
@@ -483,6 +476,7 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   KitCgInst in = *orig;
   if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
   M->b.loc = in.loc;
+  if (msan_lifted(M) && in.loc.pc && in.loc.pc != M->entry_pc) M->last_pc = in.loc.pc;
   if (msan_lifted(M) && in.op != KIT_CG_OP_PHI && lifted_inst(M, &in)) return;
   if (in.op == KIT_CG_OP_PHI) {
     kit_pass_append_original(M->m, M->f, M->b.blk, &in);
@@ -542,8 +536,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
     M.is_k = calloc(f->nvals + 1, sizeof *M.is_k);
     M.k = calloc(f->nvals + 1, sizeof *M.k);
     M.pbase = calloc(f->nvals + 1, sizeof *M.pbase);
-    M.vargs = calloc(f->nvals + 1, sizeof *M.vargs);
-    if (!M.is_k || !M.k || !M.pbase || !M.vargs) abort();
+    if (!M.is_k || !M.k || !M.pbase) abort();
     if (f->nblocks && f->blocks[0].ninsts) M.entry_pc = f->blocks[0].insts[0].loc.pc;
   }
   if (c->selects) msan_find_selects(&M);
@@ -576,7 +569,6 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.is_k);
   free(M.k);
   free(M.pbase);
-  free(M.vargs);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {

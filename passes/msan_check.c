@@ -29,7 +29,9 @@ void msan_check(MsanFn *M, KitCgVal s) {
   kit_cg_builder_at(&M->b, report);
   if (msan_lifted(M)) { /* the guest pc of the instruction; the runtime decides whether it returns */
     KitCgType pt = KIT_CG_I64;
-    KitCgSym fn = kit_pass_runtime_fn(M->m, "__msan_emu_warning", KIT_CG_VOID, &pt, 1, false);
+    bool sel = M->c->select_pc && M->c->select_pc(M->c->user, M->b.loc.pc);
+    KitCgSym fn = kit_pass_runtime_fn(M->m, sel ? "__msan_emu_select" : "__msan_emu_warning", KIT_CG_VOID, &pt, 1,
+                                      false);
     KitCgVal pc = msan_i64(M, M->b.loc.pc);
     rt_call(M, fn, KIT_CG_VOID, &pc, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
     kit_cg_br(&M->b, cont);

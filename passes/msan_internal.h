@@ -39,8 +39,8 @@ typedef struct MsanFn {
   bool *is_k;
   uint64_t *k;
   KitCgVal *pbase;
-  KitCgVal (*vargs)[2]; /* the first two operands of each original value's op */
   uint64_t entry_pc;    /* the block's first guest pc (its epilogue's location) */
+  uint64_t last_pc;     /* the latest guest pc other than entry_pc rebuilt so far */
 } MsanFn;
 
 /* compiled code or lifted code (kit-emu) */
@@ -58,8 +58,10 @@ KitCgVal msan_any(MsanFn *M, KitCgVal s);
 /* a shadow of type t: all ones if any bit of s is set, else clean */
 KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
 
-/* lifted code: where an uninitialized v is reported: the guest instruction
- * that computed it (the emulator's epilogue carries the block's first pc) */
+/* lifted code: where a branch on an uninitialized v is reported: the
+ * guest instruction that computed it, or, when the emulator's epilogue did
+ * (it carries the block's first pc, and compares a branch's operands again),
+ * the last guest instruction lifted: the branch */
 KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v);
 
 /* msan_select.c: fills select_br and join_cond */

@@ -162,6 +162,13 @@ typedef struct KitMsanConfig {
    * bit; functions have no parameters to shadow and results to hand back. */
   uint64_t shadow_add;
   uint64_t state_shadow, state_size, state_pc, state_sp;
+  /* optional: the guest branch at pc only picks a value (a short forward branch
+   * over arms that compute without memory or calls, as compiled code's
+   * selects): an uninitialized condition calls __msan_emu_select(i64 pc) instead
+   * of the report (the runtime poisons what the arms write). May run on the JIT
+   * thread. */
+  bool (*select_pc)(void *user, uint64_t pc);
+  void *user;
 } KitMsanConfig;
 /* the MSan pass: every value gets a bit-for-bit shadow; uninitialized bits that
  * decide a branch, an address, a call target or (eager) an argument or result

@@ -16,6 +16,10 @@
  * stack kept on call and return edges. */
 #include "msan.h"
 
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,15 +133,122 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   }
 }
 
+/* ---- branches that only pick a value ---------------------------------------------------------- */
+
+/* A conditional branch forward over one or two short arms of register-only
+ * instructions that meet again (a triangle `b L; arm; L:`, or a diamond
+ * `b L; arm; j M; L: arm; M:`) is what a compiler makes of a select on an
+ * ISA without conditional moves: an uninitialized condition makes the
+ * registers the arms write uninitialized (clang's select rule, coarsened as
+ * passes/msan_select.c does for compiled code) instead of a report. */
+#define MAX_ARM 6
+#define MAX_HAMMOCKS 4096
+typedef struct {
+  uint64_t pc;       /* of the branch */
+  uint64_t writes[2]; /* register numbers 0..127 the arms write */
+} Hammock;
+static Hammock hammocks[MAX_HAMMOCKS]; /* open addressing by pc; pc 0 = empty */
+static pthread_mutex_t hammock_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static Hammock *hammock_slot(uint64_t pc, bool add) {
+  for (size_t i = (pc >> 1) % MAX_HAMMOCKS, n = 0; n < MAX_HAMMOCKS; i = (i + 1) % MAX_HAMMOCKS, n++) {
+    if (hammocks[i].pc == pc) return &hammocks[i];
+    if (!hammocks[i].pc) return add ? &hammocks[i] : NULL;
+  }
+  return NULL;
+}
+
+static bool decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
+  const KitArch *arch = kit_emu_arch(emu);
+  uint8_t bytes[16] = {0};
+  unsigned max = arch->max_insn_len < sizeof bytes ? arch->max_insn_len : sizeof bytes;
+  unsigned got = kit_emu_read_mem(emu, pc, bytes, max) == 0 ? max : 0;
+  while (got < max && kit_emu_read_mem(emu, pc + got, bytes + got, 1) == 0) got++;
+  memset(in, 0, sizeof *in);
+  return got && arch->decode(bytes, got, pc, in) != 0;
+}
+
+/* the register-only instructions of [pc, end) into w; false if one is not */
+static bool pure_arm(KitEmu *emu, uint64_t pc, uint64_t end, uint64_t w[2], uint64_t *jump_to) {
+  const uint32_t bad = KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET | KIT_DECODE_SYSCALL |
+                       KIT_DECODE_TRAP | KIT_DECODE_ILLEGAL | KIT_DECODE_MEM_LOAD | KIT_DECODE_MEM_STORE |
+                       KIT_DECODE_ATOMIC | KIT_DECODE_CSR | KIT_DECODE_FENCE_I | KIT_DECODE_INDIRECT;
+  *jump_to = 0;
+  for (unsigned n = 0; pc < end; n++) {
+    KitDecodedInsn in;
+    if (n == MAX_ARM || !decode_at(emu, pc, &in)) return false;
+    if (jump_to && (in.flags & KIT_DECODE_JUMP) && !(in.flags & (KIT_DECODE_INDIRECT | KIT_DECODE_CALL)) &&
+        pc + in.len == end && in.target > end) { /* a diamond's first arm ends in `j M` */
+      *jump_to = in.target;
+      return true;
+    }
+    if (in.flags & bad) return false;
+    uint16_t regs[8];
+    unsigned k = kit_emu_arch(emu)->insn_writes(&in, regs, 8);
+    for (unsigned j = 0; j < k; j++)
+      if (regs[j] < 128) w[regs[j] / 64] |= 1ull << (regs[j] % 64);
+    pc += in.len;
+  }
+  return true;
+}
+
+static bool in_unoptimised(uint64_t pc);
+
+static void find_hammock(KitEmu *emu, uint64_t pc) {
+  if (in_unoptimised(pc)) return;
+  KitDecodedInsn br;
+  if (!decode_at(emu, pc, &br) || !(br.flags & KIT_DECODE_BRANCH) || br.target <= pc ||
+      br.target - pc > 4u * MAX_ARM + 4)
+    return;
+  uint64_t w[2] = {0, 0}, join;
+  if (!pure_arm(emu, pc + br.len, br.target, w, &join)) return;
+  if (join) {
+    uint64_t none;
+    if (join - br.target > 4u * MAX_ARM || !pure_arm(emu, br.target, join, w, &none) || none) return;
+  }
+  pthread_mutex_lock(&hammock_lock);
+  Hammock *h = hammock_slot(pc, true);
+  if (h && !h->pc) {
+    h->writes[0] = w[0];
+    h->writes[1] = w[1];
+    __atomic_store_n(&h->pc, pc, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&hammock_lock);
+}
+
+static bool select_pc(void *user, uint64_t pc) {
+  (void)user;
+  pthread_mutex_lock(&hammock_lock);
+  bool yes = hammock_slot(pc, false) != NULL;
+  pthread_mutex_unlock(&hammock_lock);
+  return yes;
+}
+
+/* lifted code: the branch at pc picked on an uninitialized condition */
+static void emu_select(uint64_t pc) {
+  pthread_mutex_lock(&hammock_lock);
+  Hammock *h = hammock_slot(pc, false);
+  uint64_t w[2] = {h ? h->writes[0] : 0, h ? h->writes[1] : 0};
+  pthread_mutex_unlock(&hammock_lock);
+  for (unsigned r = 1; r < 128; r++)
+    if ((w[r / 64] >> (r % 64)) & 1 && r < 256 && reg_off[r]) memset(regsh + reg_off[r], 0xff, 8);
+}
+
 static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   (void)tool, (void)user;
-  KitEmuInsn *last = kit_emu_tb_insn(tb, kit_emu_tb_n_insns(tb) - 1);
+  size_t n = kit_emu_tb_n_insns(tb);
+  for (size_t i = 0; i < n; i++) {
+    KitEmuInsn *in = kit_emu_tb_insn(tb, i);
+    if (kit_emu_insn_class(in) & KIT_EMU_INSN_BRANCH) find_hammock(the_emu, kit_emu_insn_pc(in));
+  }
+  KitEmuInsn *last = kit_emu_tb_insn(tb, n - 1);
   if (kit_emu_insn_class(last) & (KIT_EMU_INSN_CALL | KIT_EMU_INSN_RET)) kit_emu_tb_edge_cb(tb, on_edge, NULL);
 }
 
 /* ---- what lifted code calls ------------------------------------------------------------------ */
 
 static void emu_warning(uint64_t pc) { kit_msan_guest_report(pc, NULL, 0, 0, 0); }
+static void emu_select(uint64_t pc);
 static void emu_sp(uint64_t old, uint64_t new_sp) { kit_msan_guest_sp(old, new_sp); }
 
 /* CG memops on host pointers into the window */
@@ -162,6 +273,7 @@ static void *resolve(void *user, const char *name) {
     void *fn;
   } entries[] = {
       {"__msan_emu_warning", (void *)emu_warning}, {"__msan_emu_sp", (void *)emu_sp},
+      {"__msan_emu_select", (void *)emu_select},
       {"__msan_memcpy", (void *)emu_memcpy},       {"__msan_memmove", (void *)emu_memmove},
       {"__msan_memset", (void *)emu_memset},
   };
@@ -200,8 +312,78 @@ static void found_function(void *user, const char *name, uint64_t addr, uint64_t
     }
 }
 
+/* Modules whose code was compiled without optimisation: gcc -O0 branches
+ * where an optimising build selects, and memcheck (and clang at -O0) report
+ * those branches, so the select rule is off there. Told by DWARF's
+ * DW_AT_producer strings (gcc records its switches: "GNU C17 12.2.0 -g
+ * -O0"): a module whose producers name no optimisation level but -O0. A
+ * module without them (no -g) counts as optimised. */
+#define MAX_MODULES 64
+static struct {
+  uint64_t lo, hi;
+} unoptimised[MAX_MODULES];
+static size_t nunoptimised;
+
+static bool producers_unoptimised(Elf *e) {
+  size_t shstrndx;
+  if (elf_getshdrstrndx(e, &shstrndx) != 0) return false;
+  bool seen = false, optimised = false;
+  for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+    if (!name || (strcmp(name, ".debug_str") && strcmp(name, ".debug_line_str"))) continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d || !d->d_buf) continue;
+    const char *p = d->d_buf, *end = p + d->d_size;
+    for (; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
+      if (strncmp(p, "GNU ", 4) || !memchr(p, 0, (size_t)(end - p))) continue;
+      seen = true;
+      for (const char *o = strstr(p, " -O"); o; o = strstr(o + 1, " -O"))
+        optimised = o[3] != '0';
+      if (optimised) return false;
+    }
+  }
+  return seen;
+}
+
+static void classify_module(const char *path, uint64_t bias) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  elf_version(EV_CURRENT);
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  size_t phn;
+  if (e && elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &phn) == 0 && producers_unoptimised(e) &&
+      nunoptimised < MAX_MODULES) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < phn; i++) {
+      GElf_Phdr ph;
+      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+      if (bias + ph.p_vaddr < lo) lo = bias + ph.p_vaddr;
+      if (bias + ph.p_vaddr + ph.p_memsz > hi) hi = bias + ph.p_vaddr + ph.p_memsz;
+    }
+    if (hi) {
+      pthread_mutex_lock(&hammock_lock);
+      unoptimised[nunoptimised].lo = lo;
+      unoptimised[nunoptimised].hi = hi;
+      __atomic_store_n(&nunoptimised, nunoptimised + 1, __ATOMIC_RELEASE);
+      pthread_mutex_unlock(&hammock_lock);
+    }
+  }
+  if (e) elf_end(e);
+  close(fd);
+}
+
+static bool in_unoptimised(uint64_t pc) {
+  size_t n = __atomic_load_n(&nunoptimised, __ATOMIC_ACQUIRE);
+  for (size_t i = 0; i < n; i++)
+    if (pc >= unoptimised[i].lo && pc < unoptimised[i].hi) return true;
+  return false;
+}
+
 static void add_module(KitEmu *emu, const char *path, uint64_t bias, bool is_interp) {
   kit_emu_san_add_elf(emu, path, bias, is_interp); /* the symbolizer */
+  classify_module(path, bias);
   if (!is_interp) kit_emu_module_functions(emu, path, found_function, NULL);
 }
 
@@ -297,6 +479,7 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   cfg.state_pc = 0; /* the CPU state's first field (include/kit/arch.h) */
   const KitArchReg *sp = role_reg[KIT_EMU_ROLE_SP];
   cfg.state_sp = sp && sp->num < 256 && reg_off[sp->num] ? reg_off[sp->num] : UINT64_MAX;
+  cfg.select_pc = select_pc;
 
   kit_emu_tool_set_resolver(tool, resolve, NULL);
   if (kit_emu_tool_add_pass(tool, msan_pass, NULL) < 0) {
