@@ -160,6 +160,10 @@ static bool zero_test(const MsanFn *M, const KitCgInst *in, KitCgVal *v) {
 }
 
 static KitCgVal shadow_select(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  /* lifted code: the memory seam's clamp of a guest address (`addr < size ?
+   * addr : guard`): as initialized as the address */
+  if (msan_lifted(M) && (in->flags & KIT_CG_F_LIKELY) && M->is_k && in->args[2] < M->nvals0 && M->is_k[in->args[2]])
+    return msan_shadow_of(M, in->args[1]);
   KitCgVal c = in->args[0], sc = msan_shadow_of(M, c);
   KitCgVal sx = msan_shadow_of(M, in->args[1]), sy = msan_shadow_of(M, in->args[2]);
   if (kit_cg_val_type(M->f, c) != KIT_CG_I1) return msan_clean(M, st);

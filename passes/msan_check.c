@@ -216,7 +216,9 @@ static KitCgVal helper_result(MsanFn *M, const KitCgInst *in, KitCgType st) {
 
 void msan_call_after(MsanFn *M, const KitCgInst *in) {
   KitCgType st = msan_shadow_type((KitCgType)in->type);
-  if (msan_lifted(M) && in->op == KIT_CG_OP_CALLI) { /* a chained exit's tail call: the next block's result */
+  if (msan_lifted(M) && (in->op == KIT_CG_OP_CALLI || (in->flags & KIT_CG_F_TAIL))) {
+    /* a chained exit's tail call: the next block's result (its pc was checked
+     * where the exit branched on it), and nothing between it and its ret */
     M->sh[in->id] = msan_clean(M, st);
     return;
   }
@@ -283,12 +285,21 @@ KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off) {
 void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
   KitCgVal v = in->args[0], s = msan_shadow_of(M, v);
   if (off == M->c->state_pc) return; /* the next pc is checked at the block's ret (msan_ret) */
-  if (off == M->c->state_sp) {
+  if (off == M->c->state_sp) { /* down: a new frame */
     KitCgVal old = msan_emit(M, KIT_CG_OP_LOAD, KIT_CG_I64, &in->args[1], 1)->id;
+    KitCgVal cmp[2] = {v, old};
+    KitCgInst *down = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, cmp, 2);
+    down->pred = KIT_CG_ULT;
+    KitCgBlkId cont = kit_cg_block_new(M->m, M->f), poison = kit_cg_block_new(M->m, M->f);
+    kit_cg_condbr(&M->b, down->id, poison, cont);
+    M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1].flags |= KIT_CG_F_NOINSTR;
+    kit_cg_builder_at(&M->b, poison);
     KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I64};
     KitCgSym fn = kit_pass_runtime_fn(M->m, "__msan_emu_sp", KIT_CG_VOID, pt, 2, false);
     KitCgVal args[2] = {old, v};
     rt_call(M, fn, KIT_CG_VOID, args, 2);
+    kit_cg_br(&M->b, cont);
+    kit_cg_builder_at(&M->b, cont);
   }
   store_at(M, s, state_slot(M, off));
 }

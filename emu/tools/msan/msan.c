@@ -475,7 +475,9 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   cfg.recover = true; /* the runtime decides whether a report returns */
   cfg.shadow_add = (uint64_t)(uintptr_t)mshadow - (uint64_t)(uintptr_t)window_base;
   cfg.state_shadow = (uint64_t)(uintptr_t)regsh;
-  cfg.state_size = arch->cpu_state_size;
+  /* the registers' part of the state (the rest, instret and the like, stays clean) */
+  for (unsigned r = 0; r < 256; r++)
+    if (reg_off[r] + 8 > cfg.state_size) cfg.state_size = reg_off[r] + 8;
   cfg.state_pc = 0; /* the CPU state's first field (include/kit/arch.h) */
   const KitArchReg *sp = role_reg[KIT_EMU_ROLE_SP];
   cfg.state_sp = sp && sp->num < 256 && reg_off[sp->num] ? reg_off[sp->num] : UINT64_MAX;
