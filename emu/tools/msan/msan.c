@@ -462,8 +462,20 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   mshadow = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   ashadow = mmap(NULL, bytes >> 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   regsh = calloc(1, arch->cpu_state_size + 16);
+  /* under RLIMIT_AS (ulimit -v) the window was sized for kit-emu without a
+   * shadow as large as itself: leave room for the emulator's own needs
+   * (interpreter stacks, JIT code) or refuse, rather than fail later */
+  const size_t room = 512u << 20;
+  void *probe = mmap(NULL, room, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (probe == MAP_FAILED) {
+    if (mshadow != MAP_FAILED) munmap(mshadow, bytes);
+    if (ashadow != MAP_FAILED) munmap(ashadow, bytes >> 3);
+    mshadow = ashadow = MAP_FAILED;
+  } else {
+    munmap(probe, room);
+  }
   if (mshadow == MAP_FAILED || ashadow == MAP_FAILED || !regsh || !find_offsets(arch, emu)) {
-    fprintf(err, "kit-emu: cannot reserve the %llu MiB MSan shadow of the guest window\n",
+    fprintf(err, "kit-emu: cannot reserve the %llu MiB MSan shadow of the guest window (ulimit -v?)\n",
             (unsigned long long)(bytes >> 20));
     return -1;
   }

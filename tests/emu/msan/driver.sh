@@ -4,7 +4,8 @@
 # local reported in clang's text with the guest frame and line in every tier,
 # write(2) of uninitialized bytes reported with the "Uninitialized bytes in"
 # line, bytes read(2) fills initialized, MSAN_OPTIONS exit_code, and
-# --sanitize-recover=memory with halt_on_error=0 going on and counting.
+# --sanitize-recover=memory with halt_on_error=0 going on and counting, and
+# a clear refusal when ulimit -v leaves no room for the shadow.
 set -u
 emu=$(realpath "$1")
 command -v riscv64-linux-gnu-gcc >/dev/null || { echo "SKIP: riscv64-linux-gnu-gcc not installed"; exit 0; }
@@ -69,6 +70,10 @@ check "recover: warnings counted" grep -qx 'MemorySanitizer: 1 warnings reported
 check "recover: exit status 1" [ $rc -eq 1 ]
 MSAN_OPTIONS=halt_on_error=0 "$emu" --sanitize=memory ./branch >out 2>err; rc=$?
 check "halt_on_error=0 without recover still halts" [ $rc -eq 1 -a ! -s out ]
+
+(ulimit -v 1500000; "$emu" --sanitize=memory ./branch >/dev/null 2>err); rc=$?
+check "no room for the shadow (ulimit -v): refused, exit 1" [ $rc -eq 1 ]
+check "  with a message" grep -q 'cannot reserve the .* MSan shadow' err
 
 "$emu" --sanitize=memory ./io >out 2>err; rc=$?
 check "write(2) of uninitialized bytes: exit 1" [ $rc -eq 1 ]
