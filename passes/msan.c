@@ -28,7 +28,13 @@ KitCgInst *msan_emit(MsanFn *M, KitCgOp op, KitCgType t, const KitCgVal *args, u
   return in;
 }
 
+static bool is_clean(MsanFn *M, KitCgVal s);
+
 KitCgVal msan_op2(MsanFn *M, KitCgOp op, KitCgVal a, KitCgVal b) {
+  /* x | 0, x ^ 0, x & 0: no code (a clean shadow is the type's zero constant) */
+  if ((op == KIT_CG_OP_OR || op == KIT_CG_OP_XOR) && is_clean(M, b)) return a;
+  if ((op == KIT_CG_OP_OR || op == KIT_CG_OP_XOR) && is_clean(M, a)) return b;
+  if (op == KIT_CG_OP_AND && (is_clean(M, a) || is_clean(M, b))) return is_clean(M, a) ? a : b;
   KitCgVal args[2] = {a, b};
   return msan_emit(M, op, kit_cg_val_type(M->f, a), args, 2)->id;
 }
@@ -524,6 +530,44 @@ static void fill_phis(MsanFn *M) {
   }
 }
 
+/* Lifted code: the pass's own value computations nothing uses (a shadow
+ * computed for a value that is never checked or stored) are dropped, as
+ * LLVM's optimiser would; tier 0 and the baseline compiler run what they get. */
+static void drop_unused(KitCgFunc *f) {
+  uint32_t *uses = calloc(f->nvals + 1, sizeof *uses);
+  if (!uses) return;
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      for (uint32_t k = 0; k < in->nargs; k++)
+        if (in->args[k] <= f->nvals) uses[in->args[k]]++;
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+      KitCgBlock *bl = &f->blocks[bi];
+      uint32_t w = 0;
+      for (uint32_t i = 0; i < bl->ninsts; i++) {
+        KitCgInst *in = &bl->insts[i];
+        unsigned fl = kit_cg_op_info[in->op].flags;
+        bool pure = (in->flags & KIT_CG_F_NOINSTR) && in->id && in->id <= f->nvals && !uses[in->id] &&
+                    (!(fl & (KIT_CGO_TERM | KIT_CGO_MEM | KIT_CGO_SIDE)) ||
+                     (in->op == KIT_CG_OP_LOAD && in->cls == KIT_CG_INTERNAL)) && in->op != KIT_CG_OP_CALL &&
+                    in->op != KIT_CG_OP_CALLI && in->op != KIT_CG_OP_PHI && in->op != KIT_CG_OP_CONST;
+        if (pure) {
+          for (uint32_t k = 0; k < in->nargs; k++)
+            if (in->args[k] <= f->nvals && uses[in->args[k]]) uses[in->args[k]]--;
+          changed = true;
+          continue;
+        }
+        bl->insts[w++] = *in;
+      }
+      bl->ninsts = w;
+    }
+  }
+  free(uses);
+}
+
 static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, KitCgSym ptls,
                                 KitCgSym rtls) {
   MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = ptls, .retval_tls = rtls};
@@ -562,6 +606,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   }
   fix_phis(f, norig, tail);
   fill_phis(&M);
+  if (c->state_size) drop_unused(f);
   kit_pass_mark_emitted(f);
   free(tail);
   free(M.sh);

@@ -154,7 +154,7 @@ wl_configs() { # WORKLOAD
   if [ "$1" = compile ]; then return; fi
   # KIT_BENCH_MSAN=1: MemorySanitizer's rows too (lua, sqlite)
   if [ "${KIT_BENCH_MSAN:-0}" = 1 ] && { [ "$1" = lua ] || [ "$1" = sqlite ]; }; then
-    echo clang-msan kitcc-msan
+    printf "%s " clang-msan kitcc-msan
   fi
   if [ "$1" = hello ]; then echo gcc clang kitcc rv
   elif [ "$QUICK" = 1 ] && [ "$1" = lua ]; then echo gcc clang kitcc clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv
