@@ -331,6 +331,7 @@ static const Sys sys_table[] = {
     {114, "clock_getres", 2, -1, -1, 1, FIXED, 16},
     {115, "clock_nanosleep", 4, -1, -1, 3, FIXED, 16},
     {123, "sched_getaffinity", 3, -1, -1, 2, RET, 0},
+    {132, "sigaltstack", 2, -1, -1, 1, FIXED, 24},
     {134, "rt_sigaction", 4, -1, -1, 2, FIXED, 32},
     {135, "rt_sigprocmask", 4, -1, -1, 2, FIXED, 8},
     {153, "times", 1, -1, -1, 0, FIXED, 32},

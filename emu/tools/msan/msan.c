@@ -417,9 +417,20 @@ static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *r
   return false;
 }
 
+/* the guest's alternate signal stack (sigaltstack), where handlers' frames go */
+static uint64_t altstack_lo, altstack_hi;
+
 static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, int64_t ret, void *user) {
-  (void)emu, (void)vcpu, (void)user;
+  (void)vcpu, (void)user;
   kit_msan_guest_syscall_ret(sc->nr, sc->args, ret);
+  if (sc->nr == 132 && ret == 0 && sc->args[0]) { /* sigaltstack(ss, old): stack_t {sp; flags; size} */
+    uint64_t st[3];
+    if (kit_emu_read_mem(emu, sc->args[0], st, sizeof st) == 0) {
+      bool off = (uint32_t)st[1] & 2; /* SS_DISABLE */
+      altstack_lo = off ? 0 : st[0];
+      altstack_hi = off ? 0 : st[0] + st[2];
+    }
+  }
   uint64_t *s = reg_shadow(KIT_EMU_ROLE_RET);
   if (s) *s = 0;
   if (sc->nr == 139) memset(regsh, 0, kit_emu_arch(the_emu)->cpu_state_size); /* rt_sigreturn */
@@ -434,6 +445,8 @@ static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void 
   uint64_t sp = reg(emu, KIT_EMU_ROLE_SP);
   const uint64_t frame = 16384;
   if (sp > frame) kit_msan_guest_unpoison(sp - frame, frame);
+  if (altstack_hi > altstack_lo && altstack_hi - altstack_lo <= (64u << 20))
+    kit_msan_guest_unpoison(altstack_lo, altstack_hi - altstack_lo);
 }
 
 static void on_exit_cb(KitEmu *emu, int status, void *user) {

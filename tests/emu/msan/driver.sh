@@ -43,7 +43,36 @@ int main(void) {
   return 0;
 }
 C
-riscv64-linux-gnu-gcc -g -O0 -static branch.c -o branch && riscv64-linux-gnu-gcc -g -O0 -static io.c -o io || exit 1
+cat >alt.c <<'C'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static volatile int got;
+static void h(int sig, siginfo_t *si, void *uc) { (void)uc; got = si->si_signo == sig && si->si_code <= 0 ? 1 : 2; }
+int main(void) {
+  stack_t ss = {.ss_sp = malloc(65536), .ss_size = 65536, .ss_flags = 0};
+  sigaltstack(&ss, NULL);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = h;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigaction(SIGUSR1, &sa, NULL);
+  raise(SIGUSR1); /* the frame on the malloc'd (poisoned) alternate stack */
+  if (got == 1) puts("handled");
+  sa.sa_flags = SA_SIGINFO;
+  sigaction(SIGUSR2, &sa, NULL);
+  raise(SIGUSR2); /* the frame below sp, where earlier frames were poisoned */
+  if (got == 1) puts("handled 2");
+  return 0;
+}
+C
+riscv64-linux-gnu-gcc -g -O0 -static branch.c -o branch && riscv64-linux-gnu-gcc -g -O0 -static io.c -o io &&
+  riscv64-linux-gnu-gcc -g -O2 -static alt.c -o alt || exit 1
+
+"$emu" --sanitize=memory ./alt >out 2>err; rc=$?
+check "signal frames the emulator wrote (sigaltstack and sp): clean" [ $rc -eq 0 -a ! -s err ]
+check "  both handlers ran" [ "$(cat out)" = "$(printf 'handled\nhandled 2')" ]
 
 "$emu" --sanitize=address,memory ./branch >/dev/null 2>err; rc=$?
 check "address with memory refused" [ $rc -ne 0 ]
