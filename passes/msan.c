@@ -378,10 +378,7 @@ static bool before(MsanFn *M, KitCgInst *in) {
     msan_ret(M, in);
     break;
   case KIT_CG_OP_LIFETIME_START:
-    if (in->aux < M->f->nstack) {
-      KitCgVal p = kit_cg_stackaddr(&M->b, in->aux);
-      msan_set_shadow(M, p, 0xff, msan_i64(M, M->f->stack[in->aux].size));
-    }
+    if (in->aux < M->nstack0) msan_poison_object(M, in->aux);
     break;
   default:
     break;
@@ -496,6 +493,14 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   if (M->pending_cond) poison_join(M);
   if (before(M, &in)) return;
   kit_pass_append_original(M->m, M->f, M->b.blk, &in);
+  if (M->shp && in.id && in.id < M->nvals0) { /* the shadow's pointer beside a private object's */
+    if (in.op == KIT_CG_OP_STACKADDR && in.aux < M->nstack0 && M->shadow_obj[in.aux])
+      M->shp[in.id] = kit_cg_stackaddr(&M->b, M->shadow_obj[in.aux] - 1);
+    else if (in.op == KIT_CG_OP_PTRADD && in.args[0] < M->nvals0 && M->shp[in.args[0]]) {
+      KitCgVal a[2] = {M->shp[in.args[0]], in.args[1]};
+      M->shp[in.id] = msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, a, 2)->id;
+    }
+  }
   after_memory(M, &in);
   if (!in.id || in.id >= M->nvals0 || M->sh[in.id]) return;
   if (in.op == KIT_CG_OP_CALL || in.op == KIT_CG_OP_CALLI) {
@@ -568,6 +573,43 @@ static void drop_unused(KitCgFunc *f) {
   free(uses);
 }
 
+/* Compiled code: the stack objects whose address only ever reaches loads and
+ * stores (through ptradds) get a shadow object each (MsanFn.shadow_obj). */
+static void private_objects(MsanFn *M) {
+  KitCgFunc *f = M->f;
+  uint32_t n = M->nstack0;
+  if (!n) return;
+  uint32_t *from = calloc(f->nvals + 1, sizeof *from); /* value -> object + 1 */
+  uint8_t *esc = calloc(n, 1);
+  M->shadow_obj = calloc(n, sizeof *M->shadow_obj);
+  M->shp = calloc(f->nvals + 1, sizeof *M->shp);
+  if (!from || !esc || !M->shadow_obj || !M->shp) abort();
+  for (int round = 0; round < 2; round++)
+    for (uint32_t bi = 0; bi < f->nblocks; bi++)
+      for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+        const KitCgInst *in = &f->blocks[bi].insts[i];
+        if (!in->id || in->id > f->nvals) continue;
+        if (in->op == KIT_CG_OP_STACKADDR && in->aux < n) from[in->id] = in->aux + 1;
+        else if (in->op == KIT_CG_OP_PTRADD && in->args[0] <= f->nvals && from[in->args[0]])
+          from[in->id] = from[in->args[0]];
+      }
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      for (uint32_t k = 0; k < in->nargs; k++) {
+        if (in->args[k] > f->nvals || !from[in->args[k]]) continue;
+        bool ok = (in->op == KIT_CG_OP_LOAD && k == 0) || (in->op == KIT_CG_OP_STORE && k == 1) ||
+                  (in->op == KIT_CG_OP_PTRADD && k == 0);
+        if (!ok || (in->flags & KIT_CG_F_VOLATILE)) esc[from[in->args[k]] - 1] = 1;
+      }
+    }
+  for (uint32_t o = 0; o < n; o++)
+    if (!esc[o] && !f->stack[o].escapes)
+      M->shadow_obj[o] = kit_cg_stack_new(M->m, f, f->stack[o].size, f->stack[o].align, 0) + 1;
+  free(from);
+  free(esc);
+}
+
 static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, KitCgSym ptls,
                                 KitCgSym rtls) {
   MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = ptls, .retval_tls = rtls};
@@ -587,6 +629,8 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
     if (!M.is_k || !M.k || !M.pbase) abort();
     if (f->nblocks && f->blocks[0].ninsts) M.entry_pc = f->blocks[0].insts[0].loc.pc;
   }
+  M.nstack0 = f->nstack;
+  if (!c->state_size) private_objects(&M);
   if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
@@ -618,6 +662,8 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.is_k);
   free(M.k);
   free(M.pbase);
+  free(M.shadow_obj);
+  free(M.shp);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {

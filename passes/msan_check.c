@@ -49,6 +49,7 @@ void msan_check(MsanFn *M, KitCgVal s) {
 }
 
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr) {
+  if (M->shp && ptr < M->nvals0 && M->shp[ptr]) return M->shp[ptr];
   KitCgVal a = msan_emit(M, KIT_CG_OP_PTRTOINT, KIT_CG_I64, &ptr, 1)->id;
   KitCgVal s = M->c->shadow_add ? msan_op2(M, KIT_CG_OP_ADD, a, msan_i64(M, M->c->shadow_add))
                                 : msan_op2(M, KIT_CG_OP_XOR, a, msan_i64(M, M->c->shadow_xor));
@@ -110,10 +111,7 @@ void msan_entry(MsanFn *M) {
       M->sh[v] = load_at(M, msan_shadow_type((KitCgType)p->type), kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
     off += slot;
   }
-  for (uint32_t o = 0; o < f->nstack; o++) {
-    KitCgVal p = kit_cg_stackaddr(&M->b, o);
-    msan_set_shadow(M, p, 0xff, msan_i64(M, f->stack[o].size));
-  }
+  for (uint32_t o = 0; o < M->nstack0; o++) msan_poison_object(M, o);
 }
 
 static KitCgFunc *direct_callee(const MsanFn *M, const KitCgInst *in) {
@@ -260,8 +258,34 @@ void msan_ret(MsanFn *M, const KitCgInst *in) {
   }
 }
 
+/* v's constant value when an instruction of f makes it one */
+static bool const_val(const MsanFn *M, KitCgVal v, uint64_t *k) {
+  for (uint32_t bi = 0; bi < M->f->nblocks; bi++)
+    for (uint32_t i = 0; i < M->f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &M->f->blocks[bi].insts[i];
+      if (in->id != v) continue;
+      if (in->op != KIT_CG_OP_CONST) return false;
+      *k = in->imm;
+      return true;
+    }
+  return false;
+}
+
+#define INLINE_MEMOP 64 /* bytes: a struct copy or clear; its shadow's is inline too */
+
 void msan_memop(MsanFn *M, const KitCgInst *in) {
   KitCgVal dst = in->args[0], src = in->args[1], len = in->args[2];
+  uint64_t n;
+  if (const_val(M, len, &n) && n <= INLINE_MEMOP) { /* clang's optimiser has made these loads and stores */
+    kit_pass_append_original(M->m, M->f, M->b.blk, in);
+    if (in->op == KIT_CG_OP_MEMSET) {
+      msan_set_shadow(M, dst, 0, len);
+    } else {
+      KitCgVal args[3] = {msan_shadow_ptr(M, dst), msan_shadow_ptr(M, src), len};
+      msan_emit(M, (KitCgOp)in->op, KIT_CG_VOID, args, 3);
+    }
+    return;
+  }
   const char *name = in->op == KIT_CG_OP_MEMCPY ? "__msan_memcpy" : in->op == KIT_CG_OP_MEMMOVE ? "__msan_memmove"
                                                                                               : "__msan_memset";
   KitCgType p[3] = {KIT_CG_PTR, in->op == KIT_CG_OP_MEMSET ? KIT_CG_I32 : KIT_CG_PTR, KIT_CG_I64};
@@ -302,4 +326,14 @@ void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
     kit_cg_builder_at(&M->b, cont);
   }
   store_at(M, s, state_slot(M, off));
+}
+
+void msan_poison_object(MsanFn *M, uint32_t o) {
+  KitCgVal len = msan_i64(M, M->f->stack[o].size);
+  if (M->shadow_obj && M->shadow_obj[o]) {
+    KitCgVal args[3] = {kit_cg_stackaddr(&M->b, M->shadow_obj[o] - 1), kit_cg_iconst(&M->b, KIT_CG_I8, 0xff), len};
+    msan_emit(M, KIT_CG_OP_MEMSET, KIT_CG_VOID, args, 3);
+    return;
+  }
+  msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
 }

@@ -41,6 +41,13 @@ typedef struct MsanFn {
   KitCgVal *pbase;
   uint64_t entry_pc;    /* the block's first guest pc (its epilogue's location) */
   uint64_t last_pc;     /* the latest guest pc other than entry_pc rebuilt so far */
+  /* compiled code: a stack object whose address is only ever a load's or a
+   * store's (through ptradds) gets its shadow in a stack object of its own,
+   * not at its address ^ shadow_xor, so that LLVM can promote both (clang's
+   * MemorySanitizer runs after that promotion) */
+  uint32_t nstack0;     /* the original stack objects */
+  uint32_t *shadow_obj; /* per original object: its shadow object + 1, or 0 */
+  KitCgVal *shp;        /* per original value derived from such an object: the shadow's pointer */
 } MsanFn;
 
 /* compiled code or lifted code (kit-emu) */
@@ -75,6 +82,8 @@ KitCgVal msan_load_shadow(MsanFn *M, KitCgType t, KitCgVal ptr);
 void msan_store_shadow(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr);
 void msan_set_shadow(MsanFn *M, KitCgVal ptr, uint8_t byte, KitCgVal len);
 void msan_entry(MsanFn *M);
+/* stack object o's bytes uninitialized (the entry, lifetime.start) */
+void msan_poison_object(MsanFn *M, uint32_t o);
 /* the checks and shadow traffic before a call (returns the result shadows after it) */
 void msan_call_before(MsanFn *M, KitCgInst *in);
 void msan_call_after(MsanFn *M, const KitCgInst *in);
