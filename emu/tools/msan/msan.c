@@ -39,7 +39,6 @@ static uint8_t *ashadow;  /* the allocator's chunk bookkeeping (the core's ASan 
 static uint8_t *regsh;    /* the CPU state's shadow */
 static uint32_t reg_off[256]; /* CPU state offset of each register number (0: none) */
 static KitMsanConfig cfg;
-static bool recover;
 
 static const KitArchReg *role_reg[KIT_EMU_ROLE_ARG0 + 8];
 static uint64_t reg(KitEmu *emu, unsigned role) { return kit_emu_reg_read(emu, role_reg[role]); }
@@ -111,15 +110,23 @@ static bool accessible(void *ctx, uintptr_t addr, size_t n, bool write) {
 
 /* ---- the shadow call stack ------------------------------------------------------------------ */
 
+static bool decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
+  const KitArch *arch = kit_emu_arch(emu);
+  uint8_t bytes[16] = {0};
+  unsigned max = arch->max_insn_len < sizeof bytes ? arch->max_insn_len : sizeof bytes;
+  unsigned got = kit_emu_read_mem(emu, pc, bytes, max) == 0 ? max : 0;
+  while (got < max && kit_emu_read_mem(emu, pc + got, bytes + got, 1) == 0) got++;
+  memset(in, 0, sizeof *in);
+  return got && arch->decode(bytes, got, pc, in) != 0;
+}
+
+/* where a call at from returns to: what it wrote to the link register, else the next instruction */
 static uint64_t return_addr(KitEmu *emu, uint64_t from) {
   uint64_t link = reg(emu, KIT_EMU_ROLE_RA);
   unsigned max = kit_emu_arch(emu)->max_insn_len;
   if (link > from && link - from <= max) return link;
-  uint8_t bytes[16] = {0};
   KitDecodedInsn in;
-  memset(&in, 0, sizeof in);
-  if (kit_emu_read_mem(emu, from, bytes, max) == 0 && kit_emu_arch(emu)->decode(bytes, max, from, &in)) return from + in.len;
-  return from + max;
+  return from + (decode_at(emu, from, &in) ? in.len : max);
 }
 
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
@@ -156,16 +163,6 @@ static Hammock *hammock_slot(uint64_t pc, bool add) {
     if (!hammocks[i].pc) return add ? &hammocks[i] : NULL;
   }
   return NULL;
-}
-
-static bool decode_at(KitEmu *emu, uint64_t pc, KitDecodedInsn *in) {
-  const KitArch *arch = kit_emu_arch(emu);
-  uint8_t bytes[16] = {0};
-  unsigned max = arch->max_insn_len < sizeof bytes ? arch->max_insn_len : sizeof bytes;
-  unsigned got = kit_emu_read_mem(emu, pc, bytes, max) == 0 ? max : 0;
-  while (got < max && kit_emu_read_mem(emu, pc + got, bytes + got, 1) == 0) got++;
-  memset(in, 0, sizeof *in);
-  return got && arch->decode(bytes, got, pc, in) != 0;
 }
 
 /* the register-only instructions of [pc, end) into w; false if one is not */
@@ -248,7 +245,6 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
 /* ---- what lifted code calls ------------------------------------------------------------------ */
 
 static void emu_warning(uint64_t pc) { kit_msan_guest_report(pc, NULL, 0, 0, 0); }
-static void emu_select(uint64_t pc);
 static void emu_sp(uint64_t old, uint64_t new_sp) { kit_msan_guest_sp(old, new_sp); }
 
 /* CG memops on host pointers into the window */
@@ -465,7 +461,6 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   if (!tool) return -1;
   the_emu = emu;
   the_tool = tool;
-  recover = rec;
   for (unsigned r = 0; r < sizeof role_reg / sizeof role_reg[0]; r++) role_reg[r] = kit_emu_reg_role(emu, r);
   const KitArch *arch = kit_emu_arch(emu);
   kit_emu_guest_window(emu, &window_base, &window, &guard);
