@@ -19,7 +19,9 @@
 #   KIT_BENCH_BUDGET (seconds after which no new round starts; 1500, --quick 240),
 #   KIT_BENCH_HARD_BUDGET (... after which untimed rows are skipped; 1.12x that: 1680, --quick 268),
 #   KIT_BENCH_BUILD_TIMEOUT (seconds per compiler invocation; 900, --quick 300),
-#   KIT_BENCH_NO_KIT_BUILD=1 (time kit's build as it is, without rebuilding it)
+#   KIT_BENCH_NO_KIT_BUILD=1 (time kit's build as it is, without rebuilding it),
+#   KIT_BENCH_MSAN=1 (MemorySanitizer's rows too: clang-16 and kitcc -fsanitize=memory
+#   builds of Lua and sqlite, kit-emu --sanitize=memory on the emulator workloads)
 #
 # Time budget on a quiet 2-core machine (estimates from the per-row CPU times of
 # bench/RESULTS.md and of --quick runs; builds are cached, so a re-run only pays

@@ -61,7 +61,10 @@ static void usage(FILE *f) {
         "  --sanitize=LIST    address (AddressSanitizer on guest code and heap, ASAN_OPTIONS as usual),\n"
         "                     coverage (block counts of the program for kit-cov, written at exit to\n"
         "                     $KIT_COVERAGE_DIR or coverage_dir, default .); comma-separated\n"
-        "  --sanitize-recover=address  reports continue when ASAN_OPTIONS has halt_on_error=0\n"
+        "                     memory (MemorySanitizer: uses of uninitialized bits, MSAN_OPTIONS as usual;\n"
+        "                     not with address)\n"
+        "  --sanitize-recover=address|memory  reports continue when ASAN_OPTIONS/MSAN_OPTIONS has\n"
+        "                     halt_on_error=0\n"
         "  --trace-children=yes|no  yes (the default): a guest program the guest execs runs under\n"
         "                     kit-emu with these options; no: under kit-emu without tools or sanitizers\n"
         "  -h, --help         this text\n"
@@ -196,12 +199,16 @@ static int parse_options(int argc, char **argv, Args *a) {
         fprintf(stderr, "kit-emu: %s\n", msg);
         return -1;
       }
-      if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_COVERAGE)) {
-        fprintf(stderr, "kit-emu: --sanitize=%s: only address and coverage work on guest code (UBSan needs "
-                        "source types)\n", arg + 11);
+      if (mask & ~(uint64_t)(KIT_SAN_ADDRESS | KIT_SAN_MEMORY | KIT_SAN_COVERAGE)) {
+        fprintf(stderr, "kit-emu: --sanitize=%s: only address, memory and coverage work on guest code (UBSan "
+                        "needs source types)\n", arg + 11);
         return -1;
       }
       a->sanitize |= mask;
+      if ((a->sanitize & KIT_SAN_ADDRESS) && (a->sanitize & KIT_SAN_MEMORY)) { /* as clang refuses it */
+        fprintf(stderr, "kit-emu: invalid argument '--sanitize=address' not allowed with '--sanitize=memory'\n");
+        return -1;
+      }
     } else if (!strncmp(arg, "--sanitize-recover=", 19)) {
       char msg[256];
       if (kit_sanitize_parse_list(arg + 19, false, &a->recover, msg, sizeof msg) < 0) {
@@ -278,7 +285,9 @@ static const struct {
  * --strace and --probe first, --trace last); -1 (said on stderr) when one
  * cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
-  if (a->sanitize && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
+  if ((a->sanitize & KIT_SAN_MEMORY) && kit_emu_msan_install(emu, (a->recover & KIT_SAN_MEMORY) != 0, stderr) < 0)
+    return -1;
+  if ((a->sanitize & ~(uint64_t)KIT_SAN_MEMORY) && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)
     return -1;
   if (a->strace) {
@@ -334,7 +343,8 @@ static int install_tools(KitEmu *emu, const Args *a) {
 }
 
 /* What an execve of a guest program runs (KitEmuOptions.exec_argv): this
- * kit-emu with its options, less -0 (each program has its own argv[0]) and,
+ * kit-emu with its options, less -0 (each program has its own argv[0]), the
+ * debugger's (-g, --dbg, -ex, -batch) and,
  * with --trace-children=no, less everything but the emulator's own
  * settings (no tool, no sanitizer). */
 static bool emulator_option(const char *o) {
@@ -350,10 +360,12 @@ static void exec_argv(int nopts, char **argv, Args *a) {
   int n = 0;
   v[n++] = argv[0];
   for (int k = 1; k < nopts && n < 254; k++) {
-    bool with_value = !strcmp(argv[k], "-L") || !strcmp(argv[k], "-d") || !strcmp(argv[k], "-0");
-    if (!strcmp(argv[k], "--")) continue;
+    /* the debugger is the first program's: -g, --dbg and its commands stay behind */
+    bool debugger = !strcmp(argv[k], "-g") || !strcmp(argv[k], "-ex");
+    bool with_value = debugger || !strcmp(argv[k], "-L") || !strcmp(argv[k], "-d") || !strcmp(argv[k], "-0");
+    if (!strcmp(argv[k], "--") || !strcmp(argv[k], "--dbg") || !strcmp(argv[k], "-batch")) continue;
     if (with_value && k + 1 < nopts) {
-      if (strcmp(argv[k], "-0")) v[n++] = argv[k], v[n++] = argv[k + 1];
+      if (strcmp(argv[k], "-0") && !debugger) v[n++] = argv[k], v[n++] = argv[k + 1];
       k++;
       continue;
     }

@@ -28,7 +28,13 @@ KitCgInst *msan_emit(MsanFn *M, KitCgOp op, KitCgType t, const KitCgVal *args, u
   return in;
 }
 
+static bool is_clean(MsanFn *M, KitCgVal s);
+
 KitCgVal msan_op2(MsanFn *M, KitCgOp op, KitCgVal a, KitCgVal b) {
+  /* x | 0, x ^ 0, x & 0: no code (a clean shadow is the type's zero constant) */
+  if ((op == KIT_CG_OP_OR || op == KIT_CG_OP_XOR) && is_clean(M, b)) return a;
+  if ((op == KIT_CG_OP_OR || op == KIT_CG_OP_XOR) && is_clean(M, a)) return b;
+  if (op == KIT_CG_OP_AND && (is_clean(M, a) || is_clean(M, b))) return is_clean(M, a) ? a : b;
   KitCgVal args[2] = {a, b};
   return msan_emit(M, op, kit_cg_val_type(M->f, a), args, 2)->id;
 }
@@ -118,7 +124,52 @@ static KitCgVal shadow_equality(MsanFn *M, const KitCgInst *in, KitCgVal sa, Kit
   return msan_op2(M, KIT_CG_OP_AND, msan_any(M, s), same->id);
 }
 
+/* lifted code: is v the original constant k */
+static bool const_is(const MsanFn *M, KitCgVal v, uint64_t k) {
+  return M->is_k && v && v < M->nvals0 && M->is_k[v] && M->k[v] == k;
+}
+
+/* v == 0 (or != 0) is defined when an initialized bit of v is set */
+static KitCgVal shadow_eq_zero(MsanFn *M, KitCgVal v, KitCgVal s) {
+  KitCgType t = kit_cg_val_type(M->f, s);
+  KitCgVal iv = int_view(M, v);
+  if (is_clean(M, s) || !iv) return msan_any(M, s);
+  KitCgVal known_set = msan_op2(M, KIT_CG_OP_AND, iv, op1(M, KIT_CG_OP_NOT, t, s));
+  KitCgVal args[2] = {known_set, msan_clean(M, t)};
+  KitCgInst *none = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+  none->pred = KIT_CG_EQ;
+  return msan_op2(M, KIT_CG_OP_AND, msan_any(M, s), none->id);
+}
+
+/* the unsigned compares that are equalities with 0 (sltu rd, x0, rs; seqz):
+ * 0 <u x, x >u 0, x <u 1, x <=u 0, as LLVM canonicalises them for clang's */
+static bool zero_test(const MsanFn *M, const KitCgInst *in, KitCgVal *v) {
+  KitCgVal a = in->args[0], b = in->args[1];
+  switch (in->pred) {
+  case KIT_CG_ULT:
+    if (const_is(M, a, 0)) return *v = b, true;
+    if (const_is(M, b, 1)) return *v = a, true;
+    return false;
+  case KIT_CG_UGT:
+    if (const_is(M, b, 0)) return *v = a, true;
+    if (const_is(M, a, 1)) return *v = b, true;
+    return false;
+  case KIT_CG_ULE:
+    if (const_is(M, b, 0)) return *v = a, true;
+    return false;
+  case KIT_CG_UGE:
+    if (const_is(M, a, 0)) return *v = b, true;
+    return false;
+  default:
+    return false;
+  }
+}
+
 static KitCgVal shadow_select(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  /* lifted code: the memory seam's clamp of a guest address (`addr < size ?
+   * addr : guard`): as initialized as the address */
+  if (msan_lifted(M) && (in->flags & KIT_CG_F_LIKELY) && M->is_k && in->args[2] < M->nvals0 && M->is_k[in->args[2]])
+    return msan_shadow_of(M, in->args[1]);
   KitCgVal c = in->args[0], sc = msan_shadow_of(M, c);
   KitCgVal sx = msan_shadow_of(M, in->args[1]), sy = msan_shadow_of(M, in->args[2]);
   if (kit_cg_val_type(M->f, c) != KIT_CG_I1) return msan_clean(M, st);
@@ -215,6 +266,10 @@ static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
     if (kit_cg_type_is_vec(st)) return msan_clean(M, st);
     if (in->op == KIT_CG_OP_ICMP && (in->pred == KIT_CG_EQ || in->pred == KIT_CG_NE))
       return shadow_equality(M, in, sa, sb);
+    if (in->op == KIT_CG_OP_ICMP) {
+      KitCgVal v;
+      if (zero_test(M, in, &v)) return shadow_eq_zero(M, v, msan_shadow_of(M, v));
+    }
     return msan_any(M, msan_op2(M, KIT_CG_OP_OR, sa, sb));
   case KIT_CG_OP_SELECT:
     return shadow_select(M, in, st);
@@ -271,17 +326,23 @@ static bool before(MsanFn *M, KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_CONDBR:
     if (M->select_br[M->cur_block]) break; /* a select: its join carries the condition */
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
-    break;
+    /* fall through */
   case KIT_CG_OP_SWITCH:
   case KIT_CG_OP_INDIRECTBR:
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    if (checked(in)) {
+      KitCgLoc at = M->b.loc;
+      if (msan_lifted(M)) M->b.loc = msan_value_loc(M, in->args[0]);
+      msan_check(M, msan_shadow_of(M, in->args[0]));
+      M->b.loc = at;
+    }
     break;
   case KIT_CG_OP_SDIV:
   case KIT_CG_OP_UDIV:
   case KIT_CG_OP_SREM:
   case KIT_CG_OP_UREM:
-    if (checked(in) && !kit_cg_type_is_vec((KitCgType)in->type)) msan_check(M, msan_shadow_of(M, in->args[1]));
+    /* binaries: checks at control flow, addresses and system calls only, as memcheck's */
+    if (checked(in) && !msan_lifted(M) && !kit_cg_type_is_vec((KitCgType)in->type))
+      msan_check(M, msan_shadow_of(M, in->args[1]));
     break;
   case KIT_CG_OP_LOAD:
   case KIT_CG_OP_ALOAD:
@@ -317,10 +378,7 @@ static bool before(MsanFn *M, KitCgInst *in) {
     msan_ret(M, in);
     break;
   case KIT_CG_OP_LIFETIME_START:
-    if (in->aux < M->f->nstack) {
-      KitCgVal p = kit_cg_stackaddr(&M->b, in->aux);
-      msan_set_shadow(M, p, 0xff, msan_i64(M, M->f->stack[in->aux].size));
-    }
+    if (in->aux < M->nstack0) msan_poison_object(M, in->aux);
     break;
   default:
     break;
@@ -380,10 +438,53 @@ static void poison_join(MsanFn *M) {
   }
 }
 
+KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v) {
+  KitCgLoc at = M->b.loc;
+  if (v && v < M->nvals0 && M->vloc[v].pc && M->vloc[v].pc != M->entry_pc) return M->vloc[v];
+  if (M->last_pc) at.pc = M->last_pc;
+  return at;
+}
+
+/* lifted code: the CPU state offset an INTERNAL access at ptr reaches, or -1 */
+static int64_t state_off(MsanFn *M, KitCgVal ptr) {
+  KitCgVal cpu = kit_cg_param(M->f, 0);
+  uint64_t off;
+  if (ptr == cpu) off = 0;
+  else if (ptr < M->nvals0 && M->pbase[ptr] == cpu) off = M->k[ptr];
+  else return -1;
+  return off < M->c->state_size ? (int64_t)off : -1;
+}
+
+/* lifted code: remember constants and [base + constant]; the CPU state's
+ * loads and stores. true when the op is done (appended) */
+static bool lifted_inst(MsanFn *M, const KitCgInst *in) {
+  if (in->id && in->id < M->nvals0) {
+    if (in->op == KIT_CG_OP_CONST && kit_cg_type_is_int((KitCgType)in->type)) M->is_k[in->id] = true, M->k[in->id] = in->imm;
+    if (in->op == KIT_CG_OP_PTRADD && in->args[1] < M->nvals0 && M->is_k[in->args[1]])
+      M->pbase[in->id] = in->args[0], M->k[in->id] = M->k[in->args[1]];
+  }
+  if (in->cls != KIT_CG_INTERNAL || (in->flags & KIT_CG_F_NOINSTR)) return false;
+  if (in->op == KIT_CG_OP_STORE) {
+    int64_t off = state_off(M, in->args[1]);
+    if (off >= 0) msan_state_store(M, in, (uint64_t)off);
+    return false;
+  }
+  if (in->op == KIT_CG_OP_LOAD && in->id) {
+    int64_t off = state_off(M, in->args[0]);
+    if (off < 0) return false;
+    kit_pass_append_original(M->m, M->f, M->b.blk, in);
+    M->sh[in->id] = msan_state_load(M, (KitCgType)in->type, (uint64_t)off);
+    return true;
+  }
+  return false;
+}
+
 static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   KitCgInst in = *orig;
   if (in.id && in.id < M->nvals0) M->vloc[in.id] = in.loc;
   M->b.loc = in.loc;
+  if (msan_lifted(M) && in.loc.pc && in.loc.pc != M->entry_pc) M->last_pc = in.loc.pc;
+  if (msan_lifted(M) && in.op != KIT_CG_OP_PHI && lifted_inst(M, &in)) return;
   if (in.op == KIT_CG_OP_PHI) {
     kit_pass_append_original(M->m, M->f, M->b.blk, &in);
     add_phi(M, &in);
@@ -392,6 +493,14 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
   if (M->pending_cond) poison_join(M);
   if (before(M, &in)) return;
   kit_pass_append_original(M->m, M->f, M->b.blk, &in);
+  if (M->shp && in.id && in.id < M->nvals0) { /* the shadow's pointer beside a private object's */
+    if (in.op == KIT_CG_OP_STACKADDR && in.aux < M->nstack0 && M->shadow_obj[in.aux])
+      M->shp[in.id] = kit_cg_stackaddr(&M->b, M->shadow_obj[in.aux] - 1);
+    else if (in.op == KIT_CG_OP_PTRADD && in.args[0] < M->nvals0 && M->shp[in.args[0]]) {
+      KitCgVal a[2] = {M->shp[in.args[0]], in.args[1]};
+      M->shp[in.id] = msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, a, 2)->id;
+    }
+  }
   after_memory(M, &in);
   if (!in.id || in.id >= M->nvals0 || M->sh[in.id]) return;
   if (in.op == KIT_CG_OP_CALL || in.op == KIT_CG_OP_CALLI) {
@@ -426,6 +535,81 @@ static void fill_phis(MsanFn *M) {
   }
 }
 
+/* Lifted code: the pass's own value computations nothing uses (a shadow
+ * computed for a value that is never checked or stored) are dropped, as
+ * LLVM's optimiser would; tier 0 and the baseline compiler run what they get. */
+static void drop_unused(KitCgFunc *f) {
+  uint32_t *uses = calloc(f->nvals + 1, sizeof *uses);
+  if (!uses) return;
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      for (uint32_t k = 0; k < in->nargs; k++)
+        if (in->args[k] <= f->nvals) uses[in->args[k]]++;
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+      KitCgBlock *bl = &f->blocks[bi];
+      uint32_t w = 0;
+      for (uint32_t i = 0; i < bl->ninsts; i++) {
+        KitCgInst *in = &bl->insts[i];
+        unsigned fl = kit_cg_op_info[in->op].flags;
+        bool pure = (in->flags & KIT_CG_F_NOINSTR) && in->id && in->id <= f->nvals && !uses[in->id] &&
+                    (!(fl & (KIT_CGO_TERM | KIT_CGO_MEM | KIT_CGO_SIDE)) ||
+                     (in->op == KIT_CG_OP_LOAD && in->cls == KIT_CG_INTERNAL)) && in->op != KIT_CG_OP_CALL &&
+                    in->op != KIT_CG_OP_CALLI && in->op != KIT_CG_OP_PHI && in->op != KIT_CG_OP_CONST;
+        if (pure) {
+          for (uint32_t k = 0; k < in->nargs; k++)
+            if (in->args[k] <= f->nvals && uses[in->args[k]]) uses[in->args[k]]--;
+          changed = true;
+          continue;
+        }
+        bl->insts[w++] = *in;
+      }
+      bl->ninsts = w;
+    }
+  }
+  free(uses);
+}
+
+/* Compiled code: the stack objects whose address only ever reaches loads and
+ * stores (through ptradds) get a shadow object each (MsanFn.shadow_obj). */
+static void private_objects(MsanFn *M) {
+  KitCgFunc *f = M->f;
+  uint32_t n = M->nstack0;
+  if (!n) return;
+  uint32_t *from = calloc(f->nvals + 1, sizeof *from); /* value -> object + 1 */
+  uint8_t *esc = calloc(n, 1);
+  M->shadow_obj = calloc(n, sizeof *M->shadow_obj);
+  M->shp = calloc(f->nvals + 1, sizeof *M->shp);
+  if (!from || !esc || !M->shadow_obj || !M->shp) abort();
+  for (int round = 0; round < 2; round++)
+    for (uint32_t bi = 0; bi < f->nblocks; bi++)
+      for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+        const KitCgInst *in = &f->blocks[bi].insts[i];
+        if (!in->id || in->id > f->nvals) continue;
+        if (in->op == KIT_CG_OP_STACKADDR && in->aux < n) from[in->id] = in->aux + 1;
+        else if (in->op == KIT_CG_OP_PTRADD && in->args[0] <= f->nvals && from[in->args[0]])
+          from[in->id] = from[in->args[0]];
+      }
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      for (uint32_t k = 0; k < in->nargs; k++) {
+        if (in->args[k] > f->nvals || !from[in->args[k]]) continue;
+        bool ok = (in->op == KIT_CG_OP_LOAD && k == 0) || (in->op == KIT_CG_OP_STORE && k == 1) ||
+                  (in->op == KIT_CG_OP_PTRADD && k == 0);
+        if (!ok || (in->flags & KIT_CG_F_VOLATILE)) esc[from[in->args[k]] - 1] = 1;
+      }
+    }
+  for (uint32_t o = 0; o < n; o++)
+    if (!esc[o] && !f->stack[o].escapes)
+      M->shadow_obj[o] = kit_cg_stack_new(M->m, f, f->stack[o].size, f->stack[o].align, 0) + 1;
+  free(from);
+  free(esc);
+}
+
 static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, KitCgSym ptls,
                                 KitCgSym rtls) {
   MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = ptls, .retval_tls = rtls};
@@ -438,6 +622,15 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   uint32_t norig = f->nblocks;
   KitCgBlkId *tail = calloc(norig, sizeof *tail);
   if (!M.sh || !M.sh2 || !M.vloc || !M.select_br || !M.join_cond || !tail) abort();
+  if (c->state_size) {
+    M.is_k = calloc(f->nvals + 1, sizeof *M.is_k);
+    M.k = calloc(f->nvals + 1, sizeof *M.k);
+    M.pbase = calloc(f->nvals + 1, sizeof *M.pbase);
+    if (!M.is_k || !M.k || !M.pbase) abort();
+    if (f->nblocks && f->blocks[0].ninsts) M.entry_pc = f->blocks[0].insts[0].loc.pc;
+  }
+  M.nstack0 = f->nstack;
+  if (!c->state_size) private_objects(&M);
   if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
@@ -457,6 +650,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   }
   fix_phis(f, norig, tail);
   fill_phis(&M);
+  if (c->state_size) drop_unused(f);
   kit_pass_mark_emitted(f);
   free(tail);
   free(M.sh);
@@ -465,6 +659,11 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.select_br);
   free(M.join_cond);
   free(M.phis);
+  free(M.is_k);
+  free(M.k);
+  free(M.pbase);
+  free(M.shadow_obj);
+  free(M.shp);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {
@@ -483,5 +682,11 @@ int kit_msan_run(KitCgModule *m, const KitMsanConfig *c) {
     if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
     instrument_function(m, f, c, ptls, rtls);
   }
+  return 0;
+}
+
+int kit_msan_run_func(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c) {
+  if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) return 0;
+  instrument_function(m, f, c, 0, 0);
   return 0;
 }

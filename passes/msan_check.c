@@ -27,6 +27,17 @@ void msan_check(MsanFn *M, KitCgVal s) {
   KitCgBlock *bb = &M->f->blocks[M->b.blk];
   bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
   kit_cg_builder_at(&M->b, report);
+  if (msan_lifted(M)) { /* the guest pc of the instruction; the runtime decides whether it returns */
+    KitCgType pt = KIT_CG_I64;
+    bool sel = M->c->select_pc && M->c->select_pc(M->c->user, M->b.loc.pc);
+    KitCgSym fn = kit_pass_runtime_fn(M->m, sel ? "__msan_emu_select" : "__msan_emu_warning", KIT_CG_VOID, &pt, 1,
+                                      false);
+    KitCgVal pc = msan_i64(M, M->b.loc.pc);
+    rt_call(M, fn, KIT_CG_VOID, &pc, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+    kit_cg_br(&M->b, cont);
+    kit_cg_builder_at(&M->b, cont);
+    return;
+  }
   bool recover = M->c->recover;
   KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL, 0, !recover);
   rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
@@ -38,8 +49,10 @@ void msan_check(MsanFn *M, KitCgVal s) {
 }
 
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr) {
+  if (M->shp && ptr < M->nvals0 && M->shp[ptr]) return M->shp[ptr];
   KitCgVal a = msan_emit(M, KIT_CG_OP_PTRTOINT, KIT_CG_I64, &ptr, 1)->id;
-  KitCgVal s = msan_op2(M, KIT_CG_OP_XOR, a, msan_i64(M, M->c->shadow_xor));
+  KitCgVal s = M->c->shadow_add ? msan_op2(M, KIT_CG_OP_ADD, a, msan_i64(M, M->c->shadow_add))
+                                : msan_op2(M, KIT_CG_OP_XOR, a, msan_i64(M, M->c->shadow_xor));
   return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &s, 1)->id;
 }
 
@@ -88,7 +101,7 @@ static bool through_tls(const MsanFn *M, const KitCgParam *p) {
 void msan_entry(MsanFn *M) {
   KitCgFunc *f = M->f;
   uint64_t off = 0;
-  for (uint32_t i = 0; i < f->nparams; i++) {
+  for (uint32_t i = 0; i < f->nparams && !msan_lifted(M); i++) {
     const KitCgParam *p = &f->params[i];
     KitCgVal v = kit_cg_param(f, i);
     uint64_t slot = arg_slot(p, (KitCgType)p->type);
@@ -98,10 +111,7 @@ void msan_entry(MsanFn *M) {
       M->sh[v] = load_at(M, msan_shadow_type((KitCgType)p->type), kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
     off += slot;
   }
-  for (uint32_t o = 0; o < f->nstack; o++) {
-    KitCgVal p = kit_cg_stackaddr(&M->b, o);
-    msan_set_shadow(M, p, 0xff, msan_i64(M, f->stack[o].size));
-  }
+  for (uint32_t o = 0; o < M->nstack0; o++) msan_poison_object(M, o);
 }
 
 static KitCgFunc *direct_callee(const MsanFn *M, const KitCgInst *in) {
@@ -161,7 +171,7 @@ static bool result_through_tls(const MsanFn *M, const KitCgInst *in) {
 static KitCgVal retval_slot(MsanFn *M, int k) { return kit_cg_symaddr(&M->b, M->retval_tls, 16 * k); }
 
 void msan_call_before(MsanFn *M, KitCgInst *in) {
-  if (in->flags & KIT_CG_F_NOINSTR) return;
+  if ((in->flags & KIT_CG_F_NOINSTR) || msan_lifted(M)) return;
   KitCgFunc *callee = direct_callee(M, in);
   if (callee && redirect_memfn(M, in, callee)) return;
   uint32_t first = in->op == KIT_CG_OP_CALLI;
@@ -188,8 +198,33 @@ void msan_call_before(MsanFn *M, KitCgInst *in) {
   }
 }
 
+/* lifted code: an emulator helper's result is as initialized as its integer arguments */
+static KitCgVal helper_result(MsanFn *M, const KitCgInst *in, KitCgType st) {
+  KitCgVal any = 0;
+  for (uint32_t i = in->op == KIT_CG_OP_CALLI; i < in->nargs; i++) {
+    KitCgType t = kit_cg_val_type(M->f, in->args[i]);
+    if (!kit_cg_type_is_int(t) && t != KIT_CG_F32 && t != KIT_CG_F64) continue;
+    KitCgVal a = msan_any(M, msan_shadow_of(M, in->args[i]));
+    if (a == M->zero[KIT_CG_I1]) continue;
+    any = any ? msan_op2(M, KIT_CG_OP_OR, any, a) : a;
+  }
+  if (!any || kit_cg_type_is_vec(st)) return msan_clean(M, st);
+  return st == KIT_CG_I1 ? any : msan_emit(M, KIT_CG_OP_SEXT, st, &any, 1)->id;
+}
+
 void msan_call_after(MsanFn *M, const KitCgInst *in) {
   KitCgType st = msan_shadow_type((KitCgType)in->type);
+  if (msan_lifted(M) && (in->op == KIT_CG_OP_CALLI || (in->flags & KIT_CG_F_TAIL))) {
+    /* a chained exit's tail call: the next block's result (its pc was checked
+     * where the exit branched on it), and nothing between it and its ret */
+    M->sh[in->id] = msan_clean(M, st);
+    return;
+  }
+  if (msan_lifted(M)) {
+    M->sh[in->id] = helper_result(M, in, st);
+    if (in->type2 != KIT_CG_VOID) M->sh2[in->id] = helper_result(M, in, msan_shadow_type((KitCgType)in->type2));
+    return;
+  }
   const KitCgFunc *callee = direct_callee(M, in);
   bool runtime = callee && !strncmp(kit_cg_func_name(M->m, callee), "__msan_", 7);
   if ((in->flags & KIT_CG_F_NOINSTR) || runtime || !result_through_tls(M, in)) {
@@ -201,6 +236,15 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
 }
 
 void msan_ret(MsanFn *M, const KitCgInst *in) {
+  if (msan_lifted(M)) { /* the next guest pc: where an uninitialized bit sends the guest (a branch) */
+    if (!in->nargs) return;
+    KitCgVal v = in->args[0];
+    KitCgLoc at = M->b.loc;
+    M->b.loc = msan_value_loc(M, v);
+    msan_check(M, msan_shadow_of(M, v));
+    M->b.loc = at;
+    return;
+  }
   bool eager = M->c->eager_checks && !(M->f->ret_attrs & KIT_CG_PA_PARTIAL);
   for (uint32_t k = 0; k < in->nargs && k < 2; k++) {
     KitCgVal v = in->args[k], s = msan_shadow_of(M, v);
@@ -214,12 +258,82 @@ void msan_ret(MsanFn *M, const KitCgInst *in) {
   }
 }
 
+/* v's constant value when an instruction of f makes it one */
+static bool const_val(const MsanFn *M, KitCgVal v, uint64_t *k) {
+  for (uint32_t bi = 0; bi < M->f->nblocks; bi++)
+    for (uint32_t i = 0; i < M->f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &M->f->blocks[bi].insts[i];
+      if (in->id != v) continue;
+      if (in->op != KIT_CG_OP_CONST) return false;
+      *k = in->imm;
+      return true;
+    }
+  return false;
+}
+
+#define INLINE_MEMOP 64 /* bytes: a struct copy or clear; its shadow's is inline too */
+
 void msan_memop(MsanFn *M, const KitCgInst *in) {
   KitCgVal dst = in->args[0], src = in->args[1], len = in->args[2];
+  uint64_t n;
+  if (const_val(M, len, &n) && n <= INLINE_MEMOP) { /* clang's optimiser has made these loads and stores */
+    kit_pass_append_original(M->m, M->f, M->b.blk, in);
+    if (in->op == KIT_CG_OP_MEMSET) {
+      msan_set_shadow(M, dst, 0, len);
+    } else {
+      KitCgVal args[3] = {msan_shadow_ptr(M, dst), msan_shadow_ptr(M, src), len};
+      msan_emit(M, (KitCgOp)in->op, KIT_CG_VOID, args, 3);
+    }
+    return;
+  }
   const char *name = in->op == KIT_CG_OP_MEMCPY ? "__msan_memcpy" : in->op == KIT_CG_OP_MEMMOVE ? "__msan_memmove"
                                                                                               : "__msan_memset";
   KitCgType p[3] = {KIT_CG_PTR, in->op == KIT_CG_OP_MEMSET ? KIT_CG_I32 : KIT_CG_PTR, KIT_CG_I64};
   if (in->op == KIT_CG_OP_MEMSET) src = msan_emit(M, KIT_CG_OP_ZEXT, KIT_CG_I32, &src, 1)->id;
   KitCgVal args[3] = {dst, src, len};
   rt_call(M, kit_pass_runtime_fn(M->m, name, KIT_CG_PTR, p, 3, false), KIT_CG_PTR, args, 3);
+}
+
+/* ---- lifted code: the guest CPU state ---- */
+
+static KitCgVal state_slot(MsanFn *M, uint64_t off) {
+  KitCgVal a = msan_i64(M, M->c->state_shadow + off);
+  return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &a, 1)->id;
+}
+
+KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off) {
+  if (off == M->c->state_pc) return msan_clean(M, msan_shadow_type(t));
+  return load_at(M, msan_shadow_type(t), state_slot(M, off));
+}
+
+void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
+  KitCgVal v = in->args[0], s = msan_shadow_of(M, v);
+  if (off == M->c->state_pc) return; /* the next pc is checked at the block's ret (msan_ret) */
+  if (off == M->c->state_sp) { /* down: a new frame */
+    KitCgVal old = msan_emit(M, KIT_CG_OP_LOAD, KIT_CG_I64, &in->args[1], 1)->id;
+    KitCgVal cmp[2] = {v, old};
+    KitCgInst *down = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, cmp, 2);
+    down->pred = KIT_CG_ULT;
+    KitCgBlkId cont = kit_cg_block_new(M->m, M->f), poison = kit_cg_block_new(M->m, M->f);
+    kit_cg_condbr(&M->b, down->id, poison, cont);
+    M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1].flags |= KIT_CG_F_NOINSTR;
+    kit_cg_builder_at(&M->b, poison);
+    KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I64};
+    KitCgSym fn = kit_pass_runtime_fn(M->m, "__msan_emu_sp", KIT_CG_VOID, pt, 2, false);
+    KitCgVal args[2] = {old, v};
+    rt_call(M, fn, KIT_CG_VOID, args, 2);
+    kit_cg_br(&M->b, cont);
+    kit_cg_builder_at(&M->b, cont);
+  }
+  store_at(M, s, state_slot(M, off));
+}
+
+void msan_poison_object(MsanFn *M, uint32_t o) {
+  KitCgVal len = msan_i64(M, M->f->stack[o].size);
+  if (M->shadow_obj && M->shadow_obj[o]) {
+    KitCgVal args[3] = {kit_cg_stackaddr(&M->b, M->shadow_obj[o] - 1), kit_cg_iconst(&M->b, KIT_CG_I8, 0xff), len};
+    msan_emit(M, KIT_CG_OP_MEMSET, KIT_CG_VOID, args, 3);
+    return;
+  }
+  msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
 }

@@ -34,7 +34,24 @@ typedef struct MsanFn {
   KitCgVal pending_cond; /* the block being rebuilt is such a join: poison after its phis */
   uint32_t block_phis;  /* phis[] from here on are the current block's */
   KitCgBlkId cur_block; /* the original block being rebuilt */
+  /* lifted code (c->state_size): constants and [base + constant] pointers among
+   * the original values, to find the CPU state accesses */
+  bool *is_k;
+  uint64_t *k;
+  KitCgVal *pbase;
+  uint64_t entry_pc;    /* the block's first guest pc (its epilogue's location) */
+  uint64_t last_pc;     /* the latest guest pc other than entry_pc rebuilt so far */
+  /* compiled code: a stack object whose address is only ever a load's or a
+   * store's (through ptradds) gets its shadow in a stack object of its own,
+   * not at its address ^ shadow_xor, so that LLVM can promote both (clang's
+   * MemorySanitizer runs after that promotion) */
+  uint32_t nstack0;     /* the original stack objects */
+  uint32_t *shadow_obj; /* per original object: its shadow object + 1, or 0 */
+  KitCgVal *shp;        /* per original value derived from such an object: the shadow's pointer */
 } MsanFn;
+
+/* compiled code or lifted code (kit-emu) */
+static inline bool msan_lifted(const MsanFn *M) { return M->c->state_size != 0; }
 
 /* msan.c */
 KitCgType msan_shadow_type(KitCgType t);
@@ -48,6 +65,12 @@ KitCgVal msan_any(MsanFn *M, KitCgVal s);
 /* a shadow of type t: all ones if any bit of s is set, else clean */
 KitCgVal msan_all_or_nothing(MsanFn *M, KitCgVal s, KitCgType t);
 
+/* lifted code: where a branch on an uninitialized v is reported: the
+ * guest instruction that computed it, or, when the emulator's epilogue did
+ * (it carries the block's first pc, and compares a branch's operands again),
+ * the last guest instruction lifted: the branch */
+KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v);
+
 /* msan_select.c: fills select_br and join_cond */
 void msan_find_selects(MsanFn *M);
 
@@ -59,11 +82,17 @@ KitCgVal msan_load_shadow(MsanFn *M, KitCgType t, KitCgVal ptr);
 void msan_store_shadow(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr);
 void msan_set_shadow(MsanFn *M, KitCgVal ptr, uint8_t byte, KitCgVal len);
 void msan_entry(MsanFn *M);
+/* stack object o's bytes uninitialized (the entry, lifetime.start) */
+void msan_poison_object(MsanFn *M, uint32_t o);
 /* the checks and shadow traffic before a call (returns the result shadows after it) */
 void msan_call_before(MsanFn *M, KitCgInst *in);
 void msan_call_after(MsanFn *M, const KitCgInst *in);
 void msan_ret(MsanFn *M, const KitCgInst *in);
 /* a PROGRAM memcpy/memmove/memset becomes a call of __msan_memcpy/... (which copies the shadow too) */
 void msan_memop(MsanFn *M, const KitCgInst *in);
+/* lifted code: an INTERNAL load or store at [parameter 0 + off] of the CPU state
+ * (before the op; for a load the shadow is loaded after it by msan_state_load) */
+void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off);
+KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off);
 
 #endif

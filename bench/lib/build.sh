@@ -11,6 +11,7 @@ declare -gA CFG_CC=(
   [gcc-asan]="gcc -O2 -fsanitize=address" [clang-asan]="clang-16 -O2 -fsanitize=address"
   [kitcc-asan]="KITCC -O2 -fsanitize=address"
   [clang-ubsan]="clang-16 -O2 -fsanitize=undefined" [kitcc-ubsan]="KITCC -O2 -fsanitize=undefined"
+  [clang-msan]="clang-16 -O2 -fsanitize=memory" [kitcc-msan]="KITCC -O2 -fsanitize=memory"
   [rv]="riscv64-linux-gnu-gcc -O2"
 )
 BUILD_RECIPE_VERSION=4
@@ -88,6 +89,7 @@ check_instrumented() { # DIR CONFIG
   local want
   case $2 in
     *-asan) want='__asan_' ;;
+    *-msan) want='__msan_' ;;
     *-ubsan) want='_ubsan_' ;;   # __ubsan_handle_* (clang, gcc) or __kit_ubsan_* (kitcc)
     *) return 0 ;;
   esac
@@ -150,6 +152,10 @@ build_status() { cat "$BENCH_BUILD/$1/$2/status" 2>/dev/null || echo "not built"
 # (the ones its goals need, and the riscv64 build for the emulators)
 wl_configs() { # WORKLOAD
   if [ "$1" = compile ]; then return; fi
+  # KIT_BENCH_MSAN=1: MemorySanitizer's rows too (lua, sqlite)
+  if [ "${KIT_BENCH_MSAN:-0}" = 1 ] && { [ "$1" = lua ] || [ "$1" = sqlite ]; }; then
+    printf "%s " clang-msan kitcc-msan
+  fi
   if [ "$1" = hello ]; then echo gcc clang kitcc rv
   elif [ "$QUICK" = 1 ] && [ "$1" = lua ]; then echo gcc clang kitcc clang-asan kitcc-asan clang-ubsan kitcc-ubsan rv
   elif [ "$QUICK" = 1 ]; then echo gcc clang kitcc clang-asan kitcc-asan rv

@@ -111,6 +111,11 @@ goals_table() {
   goal_row "moonshot: kit-emu speed / qemu (static)" ">=" 2.0 emu-s/qemu-s 1 "${emu[@]}"
   b="$(beside "valgrind memcheck / gcc -O2" memcheck/gcc-tool "${emu[@]}"); $(beside "clang-16 ASan / clang-16 -O2" clang-asan/clang "${emu[@]}")"
   BESIDE=$b goal_row "kit-emu ASan time / kit-emu (static)" "<=" 2.5 emu-asan/emu-s 0 "${emu[@]}"
+  if [ "${KIT_BENCH_MSAN:-0}" = 1 ]; then
+    goal_row "kitcc MSan time / clang-16 MSan" "<=" 1.15 kitcc-msan/clang-msan 0 lua sqlite
+    b="$(beside "valgrind memcheck / gcc -O2" memcheck/gcc-tool lua sqlite bzip2)"
+    BESIDE=$b goal_row "kit-emu MSan time / kit-emu (static)" "<=" 3.0 emu-msan/emu-s 0 lua sqlite bzip2
+  fi
   goal_row "static hello start-up, kit-emu / qemu" "<=" 3.0 emu-s/qemu-s 0 hello
   goal_row "kit-emu --tool=insncount (inline) / kit-emu (static)" "<=" 1.10 emu-insncount/emu-s 0 lua bzip2
   goal_row "kit-emu with a call per block / kit-emu (static)" "<=" 1.5 emu-blockcb/emu-s 0 lua bzip2

@@ -14,6 +14,7 @@ declare -gA CFG_LABEL=(
   [gcc-asan]="gcc -O2 -fsanitize=address" [clang-asan]="clang-16 -O2 -fsanitize=address"
   [kitcc-asan]="kitcc -O2 -fsanitize=address"
   [clang-ubsan]="clang-16 -O2 -fsanitize=undefined" [kitcc-ubsan]="kitcc -O2 -fsanitize=undefined"
+  [clang-msan]="clang-16 -O2 -fsanitize=memory" [kitcc-msan]="kitcc -O2 -fsanitize=memory"
 )
 declare -gA GR   # goal rows: "WORKLOAD.KEY" -> row id
 RV_SYSROOT=/usr/riscv64-linux-gnu
@@ -79,6 +80,7 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
   local wl=$1 sn=$2 st=$3 se=${4:-$3} cfg ref="" tref qref st_rv
   local -a cfgs=(gcc clang kitcc gcc-asan clang-asan kitcc-asan clang-ubsan kitcc-ubsan)
   [ "$wl" != hello ] || cfgs=(gcc clang kitcc)
+  if [ "${KIT_BENCH_MSAN:-0}" = 1 ] && { [ "$wl" = lua ] || [ "$wl" = sqlite ]; }; then cfgs+=(clang-msan kitcc-msan); fi
   local extra=""
   for cfg in "${cfgs[@]}"; do
     set_cmd "$wl" "$sn" "$BENCH_BUILD/$cfg/$wl/bin"
@@ -129,6 +131,11 @@ rows_program() { # WORKLOAD NATIVE_SIZE TOOL_SIZE EMU_SIZE
   set_cmd "$wl" "$st" "$s" "$KITEMU" --sanitize=address
   ROW_REPEAT=$rep row_add "$wl" "kit-emu --sanitize=address, static" "$input" "$qref" "$tref" "$(both "$(need emu:--sanitize)" "$st_rv")" "${CMD[@]}"
   GR[$wl.emu-asan]=$LAST_ROW
+  if [ "${KIT_BENCH_MSAN:-0}" = 1 ] && [ "$wl" != hello ]; then
+    set_cmd "$wl" "$st" "$s" "$KITEMU" --sanitize=memory
+    ROW_REPEAT=$rep row_add "$wl" "kit-emu --sanitize=memory, static" "$input" "$qref" "$tref" "$(both "$(need emu:--sanitize)" "$st_rv")" "${CMD[@]}"
+    GR[$wl.emu-msan]=$LAST_ROW
+  fi
   # the tool API's costs (goals against kit-emu, static): inline counts, a
   # call per block, a tool that registers nothing
   set_cmd "$wl" "$st" "$s" "$KITEMU" --tool=insncount

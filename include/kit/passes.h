@@ -149,11 +149,33 @@ typedef struct KitMsanConfig {
   bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
   bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
   bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
+  /* Lifted code (kit-emu --sanitize=memory); all zero for compiled code.
+   * shadow_add: when nonzero, the shadow of address a is a + shadow_add (no xor).
+   * state_size: INTERNAL loads and stores at [parameter 0 + k], k < state_size, are
+   * the guest CPU state; their shadow lives at host address state_shadow + k (same
+   * layout), except state_pc's (the guest pc); the block's result (the next pc:
+   * control flow) is checked at its ret; a store at state_sp calls
+   * __msan_emu_sp(old, new) first (the runtime poisons a new frame).
+   * Reports call __msan_emu_warning(i64 guest pc) and continue (the runtime decides
+   * whether they return); calls (the emulator's helpers) get no argument checks and
+   * no TLS: a result is uninitialized when an integer argument has an uninitialized
+   * bit; functions have no parameters to shadow and results to hand back. */
+  uint64_t shadow_add;
+  uint64_t state_shadow, state_size, state_pc, state_sp;
+  /* optional: the guest branch at pc only picks a value (a short forward branch
+   * over arms that compute without memory or calls, as compiled code's
+   * selects): an uninitialized condition calls __msan_emu_select(i64 pc) instead
+   * of the report (the runtime poisons what the arms write). May run on the JIT
+   * thread. */
+  bool (*select_pc)(void *user, uint64_t pc);
+  void *user;
 } KitMsanConfig;
 /* the MSan pass: every value gets a bit-for-bit shadow; uninitialized bits that
  * decide a branch, an address, a call target or (eager) an argument or result
  * are reported through the runtime. Returns 0. */
 int kit_msan_run(KitCgModule *m, const KitMsanConfig *c);
+/* f alone (lifted code: state_size set; no TLS arrays). Returns 0. */
+int kit_msan_run_func(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c);
 
 /* clang's defaults: nothing enabled, UBSan checks recover. */
 void kit_pass_options_init(KitPassOptions *o);
