@@ -39,6 +39,8 @@ struct KitEmuTool {
   void *protect_user;
   KitEmuInvalidateCb invalidate;
   void *invalidate_user;
+  KitEmuSwitchCb tswitch;
+  void *tswitch_user;
   KitEmuSignalCb signal;
   void *signal_user;
   KitEmuThreadCb thread_start, thread_exit;
@@ -176,6 +178,13 @@ void kit_emu_on_syscall_ret(KitEmuTool *t, KitEmuSyscallRetCb cb, void *user) {
 void kit_emu_tool_set_map(KitEmuTool *t, KitEmuMapCb cb, void *user) { t->map = cb, t->map_user = user; }
 void kit_emu_on_unmap(KitEmuTool *t, KitEmuUnmapCb cb, void *user) { t->unmap = cb, t->unmap_user = user; }
 void kit_emu_on_protect(KitEmuTool *t, KitEmuProtectCb cb, void *user) { t->protect = cb, t->protect_user = user; }
+static void ev_switch(KitEmu *emu, unsigned from, unsigned to) {
+  FOR_TOOLS(emu, t) if (t->tswitch) t->tswitch(emu, from, to, t->tswitch_user);
+}
+void kit_emu_on_thread_switch(KitEmuTool *t, KitEmuSwitchCb cb, void *user) {
+  t->tswitch = cb, t->tswitch_user = user;
+  t->emu->on_switch = ev_switch;
+}
 void kit_emu_on_invalidate(KitEmuTool *t, KitEmuInvalidateCb cb, void *user) {
   t->invalidate = cb, t->invalidate_user = user;
 }

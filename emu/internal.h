@@ -139,6 +139,9 @@ struct KitEmu {
   uint64_t gil_next, gil_serving; /* tickets (under gil_mu) */
   _Atomic unsigned gil_waiting;
   KitEmuThread *_Atomic gil_holder;
+  unsigned gil_last; /* the vcpu that held it last */
+  /* called (lock held) when another thread than the last takes it (instrument.c: the tools' switch event) */
+  void (*on_switch)(KitEmu *emu, unsigned from, unsigned to);
   pthread_mutex_t mu;      /* thread bookkeeping: exits, all_done */
   pthread_cond_t all_done; /* the first thread waits on it after its exit(2) */
   bool main_waits;         /* ... and does (the process ends from its host thread) */

@@ -91,6 +91,11 @@ void kit_emu_gil_take(KitEmu *emu, KitEmuThread *t) {
   atomic_store(&emu->gil_holder, t);
   pthread_mutex_unlock(&emu->gil_mu);
   t->gil_since = now_ns(CLOCK_MONOTONIC);
+  if (emu->gil_last != t->vcpu) {
+    unsigned from = emu->gil_last;
+    emu->gil_last = t->vcpu;
+    if (emu->on_switch) emu->on_switch(emu, from, t->vcpu);
+  }
 }
 
 void kit_emu_gil_drop(KitEmu *emu) {

@@ -259,6 +259,12 @@ void kit_emu_on_signal(KitEmuTool *tool, KitEmuSignalCb cb, void *user);
 typedef void (*KitEmuThreadCb)(KitEmu *emu, unsigned vcpu, void *user);
 void kit_emu_on_thread_start(KitEmuTool *tool, KitEmuThreadCb cb, void *user);
 void kit_emu_on_thread_exit(KitEmuTool *tool, KitEmuThreadCb cb, void *user);
+/* The running thread changed: `to` runs guest code now, `from` ran last
+ * (threads take turns: docs/emu.md, "Threads"). On `to`'s host thread,
+ * before it runs guest code again; a tool that keeps the running thread's
+ * state in one place (a register shadow) swaps it here. */
+typedef void (*KitEmuSwitchCb)(KitEmu *emu, unsigned from, unsigned to, void *user);
+void kit_emu_on_thread_switch(KitEmuTool *tool, KitEmuSwitchCb cb, void *user);
 
 /* The guest process is ending: status as a shell would see it (exit code, or
  * 128+sig before a fatal signal's default action). Tools write their results

@@ -334,6 +334,8 @@ static const Sys sys_table[] = {
     {132, "sigaltstack", 2, -1, -1, 1, FIXED, 24},
     {134, "rt_sigaction", 4, -1, -1, 2, FIXED, 32},
     {135, "rt_sigprocmask", 4, -1, -1, 2, FIXED, 8},
+    {136, "rt_sigpending", 2, -1, -1, 0, FIXED, 8},
+    {137, "rt_sigtimedwait", 4, -1, -1, 1, FIXED, 128}, /* the siginfo (the pointer may be NULL) */
     {153, "times", 1, -1, -1, 0, FIXED, 32},
     {160, "uname", 1, -1, -1, 0, FIXED, 390},
     {163, "getrlimit", 2, -1, -1, 1, FIXED, 16},

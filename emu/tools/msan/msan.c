@@ -432,6 +432,21 @@ static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, 
   if (sc->nr == 139) memset(regsh, 0, kit_emu_arch(the_emu)->cpu_state_size); /* rt_sigreturn */
 }
 
+/* Guest threads take turns, and the lifted code's register shadow is one
+ * buffer (cfg.state_shadow): the thread that stops running keeps its copy,
+ * the one that runs gets its own back (a new thread: all defined, as the
+ * registers clone gave it are) */
+#define MAX_SAVED 4096
+static uint8_t *saved_regsh[MAX_SAVED];
+static void on_switch(KitEmu *emu, unsigned from, unsigned to, void *user) {
+  (void)user;
+  size_t n = kit_emu_arch(emu)->cpu_state_size;
+  if (from < MAX_SAVED && (saved_regsh[from] || (saved_regsh[from] = malloc(n))))
+    memcpy(saved_regsh[from], regsh, n);
+  if (to < MAX_SAVED && saved_regsh[to]) memcpy(regsh, saved_regsh[to], n);
+  else memset(regsh, 0, n);
+}
+
 /* a handler about to run: the emulator wrote its registers and its frame
  * below sp, out of the pass's sight */
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *sig, void *user) {
@@ -518,6 +533,7 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   kit_emu_on_syscall(tool, on_syscall, NULL);
   kit_emu_on_syscall_ret(tool, on_syscall_ret, NULL);
   kit_emu_on_signal(tool, on_signal, NULL);
+  kit_emu_on_thread_switch(tool, on_switch, NULL);
   kit_emu_on_exit(tool, on_exit_cb, NULL);
   return 0;
 }
