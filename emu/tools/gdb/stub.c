@@ -644,6 +644,9 @@ static bool handle(KitGdbStub *s, KitGdbResume *r) {
 
 KitGdbResume kit_gdb_stub_stopped(KitGdbStub *s, const KitGdbStop *stop) {
   s->last = *stop;
+  /* gdb takes the thread a stop names for its general thread (it sends no
+   * Hg before reading that thread's registers) */
+  if (stop->tid) s->g_tid = stop->tid;
   if (s->waiting) {
     char out[256];
     stop_reply(s, stop, out, sizeof out);
