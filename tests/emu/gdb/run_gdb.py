@@ -387,6 +387,21 @@ def main():
         if kst != 3:
             c.fail += 1
             print("FAIL kit-emu's status: %s, not 3" % kst)
+        # next out of the thread function: gdb single-steps thread 2 through start_thread until the thread
+        # exits inside the step; the others ran on, and thread 3's breakpoint is the next stop
+        commands = ["break work", "continue", "finish", "next", "next", "next", "next", "next", "info threads",
+                    "continue"]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit-exit")
+        qemu, _ = run("qemu", prog, [], commands, work, "qemu-exit")
+        c.equal("a thread exits while stepped (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        if linking == "static":  # a dynamic libc has no symbols here: gdb cannot step out of its frame
+            c.has("stepping into start_thread", kit, r"^Single stepping until exit from function start_thread,")
+            c.has("the stepped thread exited: thread 3's breakpoint", kit,
+                  r"^which has no line number information\.\n\[Switching to Thread \d+\.\d+\]\n\n"
+                  r"Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+            c.has("the end", kit, r"^\[Inferior 1 \(process \d+\) exited with code 03\]$")
+        else:
+            c.has("thread 3's breakpoint", kit, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
     elif check == "interrupt":
         spin = line_of(src, "while (!spin_stop) counter++;")
         # after 3 s the loop is compiled code: a breakpoint and steps in it
