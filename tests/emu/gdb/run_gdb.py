@@ -402,6 +402,30 @@ def main():
             c.has("the end", kit, r"^\[Inferior 1 \(process \d+\) exited with code 03\]$")
         else:
             c.has("thread 3's breakpoint", kit, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+        # kit-emu --dbg on the same: info threads, thread N, a step of the selected thread
+        dbg_cmds = ["break work", "run", "info threads", "thread 1", "bt", "thread 2", "next", "continue",
+                    "info threads", "thread 2", "thread 9", "thread", "delete", "thread 1", "stepi", "continue"]
+        argv = [kit_emu, "-L", SYSROOT, "--dbg", "-batch"]
+        for command in dbg_cmds:
+            argv += ["-ex", command]
+        dbg = subprocess.run(argv + [prog], capture_output=True, text=True, timeout=45)
+        with open(os.path.join(work, "dbg.out"), "w") as f:
+            f.write(dbg.stdout + dbg.stderr)
+        out = dbg.stdout
+        c.has("--dbg: thread 2's breakpoint", out, r"^\[Switching to Thread \d+\.\d+\]\n\nThread 2 hit Breakpoint 1, work \(id=1, n=10\)")
+        c.has("--dbg: info threads", out, r"^  Id +Target Id +Frame *\n  1 +Thread \d+\.\d+ +0x[0-9a-f]+ in .*\n"
+              r"\* 2 +Thread \d+\.\d+ +work \(id=1, n=10\).*\n  3 +Thread \d+\.\d+ +0x[0-9a-f]+ in ")
+        c.has("--dbg: thread 1 and its bt", out, r"^\[Switching to thread 1 \(Thread \d+\.\d+\)\]\n#0 +0x[0-9a-f]+ in ")
+        if linking == "static":
+            c.has("--dbg: bt of thread 1 reaches main", out, r"^#2 +0x[0-9a-f]+ in main \(\) at ")
+        c.has("--dbg: next in thread 2", out, r"^%d\t" % line_of(src, "for (int i = 0; i < n; i++)"))
+        c.has("--dbg: thread 3's breakpoint", out, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+        c.has("--dbg: thread 2 gone", out, r"^Thread ID 2 has terminated\.$")
+        c.has("--dbg: no thread 9", out, r"^Invalid thread ID: 9$")
+        c.has("--dbg: the current thread", out, r"^\[Current thread is 3 \(Thread \d+\.\d+\)\]$")
+        c.has("--dbg: stepi of thread 1 after its join", out,
+              r"^\[Switching to thread 1 \(Thread \d+\.\d+\)\]\n#0 +0x([0-9a-f]+) in .*\n0x[0-9a-f]+ in ")
+        c.has("--dbg: the end", out, r"^\[Inferior 1 \(process \d+\) exited with code 03\]$")
     elif check == "interrupt":
         spin = line_of(src, "while (!spin_stop) counter++;")
         # after 3 s the loop is compiled code: a breakpoint and steps in it
