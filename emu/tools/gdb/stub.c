@@ -2,7 +2,7 @@
  * the stub is entered each time the program stops (kit_gdb_stub_stopped),
  * answers gdb until it resumes the program, and returns how to resume. The
  * replies follow gdb's "Remote Protocol" appendix; what qemu's user-mode stub
- * lacks (watchpoints, thread lists, catch syscall, libraries) is answered when
+ * lacks (watchpoints, qXfer:threads, catch syscall, libraries) is answered when
  * the target provides it. */
 #include <errno.h>
 #include <inttypes.h>

@@ -26,7 +26,13 @@
  * everything when they begin and end.
  * A watchpoint's memory callback runs before the access and stops there, at
  * the accessing instruction, as a RISC-V trigger does; gdb steps over it and
- * reads the new value (qemu-user answers Z2/Z3/Z4 empty). */
+ * reads the new value (qemu-user answers Z2/Z3/Z4 empty).
+ * Threads: the guest thread that calls in holds the execution lock while it
+ * is stopped, so every other thread stays where it is (at a block boundary
+ * or in a system call): all-stop. gdb sees the live threads by Linux tid,
+ * reads and writes any thread's registers (Hg), and steps one thread
+ * (vCont;s:TID) while the others run; only that thread's next instruction
+ * callback ends the step. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
