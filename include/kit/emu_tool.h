@@ -368,6 +368,16 @@ void kit_emu_flush_code(KitEmu *emu, uint64_t va, uint64_t len);
  * guest comes to an instrumented instruction without any instrumentation
  * while it runs freely. */
 void kit_emu_request_flush(KitEmu *emu);
+/* Threads for a debugger, beside kit_emu_thread_alive and
+ * kit_emu_thread_reg_read: the Linux thread id of thread vcpu (0 when it
+ * is gone or not started), and a write of one of its registers. Another
+ * thread's registers are its state where it left guest code (a block
+ * boundary, or a system call, whose result, written when the call returns,
+ * replaces what was written to the result register). Call them while the
+ * caller holds the execution lock (in a callback): the thread written to
+ * does not run then. */
+int kit_emu_thread_tid(KitEmu *emu, unsigned vcpu);
+void kit_emu_thread_reg_write(KitEmu *emu, unsigned vcpu, const KitArchReg *reg, uint64_t value);
 
 #ifdef __cplusplus
 }

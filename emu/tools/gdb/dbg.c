@@ -49,6 +49,9 @@ typedef struct Dbg {
   pthread_cond_t cv;
   Point pts[MAX_POINTS];
   int npts, next_num, nvalues;
+  uint64_t threads[256]; /* every thread seen, by Linux tid: gdb's thread N is threads[N-1] */
+  int nthreads;
+  uint64_t cur_tid;      /* the selected thread (registers, steps) */
   char reply[0x4100];
 } Dbg;
 
@@ -616,14 +619,60 @@ static const char *signal_text(int sig, const char **name) {
 
 typedef enum { ST_STEP, ST_BREAK, ST_WATCH, ST_SIGNAL, ST_EXITED, ST_GONE } StopWhy;
 
+/* ---- threads ------------------------------------------------------------------------------------------ */
+
+/* gdb's number for thread tid, numbered as first seen (0: no room) */
+static int thread_num(Dbg *d, uint64_t tid, bool announce) {
+  for (int i = 0; i < d->nthreads; i++)
+    if (d->threads[i] == tid) return i + 1;
+  if (d->nthreads == (int)(sizeof d->threads / sizeof d->threads[0])) return 0;
+  d->threads[d->nthreads++] = tid;
+  if (announce && d->nthreads > 1) fprintf(d->out, "[New Thread %d.%" PRIu64 "]\n", (int)getpid(), tid);
+  return d->nthreads;
+}
+
+/* the live threads (qfThreadInfo), numbering new ones; how many are live */
+static int live_threads(Dbg *d, uint64_t *live, int cap, bool announce) {
+  const char *r = ask(d, "qfThreadInfo");
+  int n = 0;
+  uint64_t got[256];
+  for (const char *p = r && r[0] == 'm' ? r + 1 : ""; *p && n < 256;) {
+    char *e;
+    got[n++] = strtoull(p, &e, 16);
+    p = *e == ',' ? e + 1 : e + strlen(e);
+  }
+  for (int i = 0; i < n; i++) {
+    thread_num(d, got[i], announce);
+    if (i < cap) live[i] = got[i];
+  }
+  return n < cap ? n : cap;
+}
+
+/* a stop reply's thread:TID becomes the selected thread, as in gdb */
+static void stop_thread(Dbg *d, const char *reply) {
+  const char *t = strstr(reply, "thread:");
+  if (!t) return;
+  char copy[64];
+  snprintf(copy, sizeof copy, "%s", reply); /* live_threads overwrites the reply */
+  uint64_t tid = strtoull(t + 7, NULL, 16), live[256];
+  live_threads(d, live, 256, true);
+  if (d->cur_tid && tid != d->cur_tid) fprintf(d->out, "[Switching to Thread %d.%" PRIu64 "]\n", (int)getpid(), tid);
+  d->cur_tid = tid;
+  ask(d, "Hg%" PRIx64, tid);
+  snprintf(d->reply, sizeof d->reply, "%s", copy);
+}
+
 /* resume ("c" or "s") and wait; the reply stays in d->reply */
 static StopWhy resume(Dbg *d, bool step, int *sig, uint64_t *waddr) {
-  const char *r = ask(d, step ? "vCont;s" : "vCont;c");
+  /* a step is the selected thread's; the others run meanwhile */
+  const char *r = step && d->cur_tid ? ask(d, "vCont;s:%" PRIx64 ";c", d->cur_tid) : ask(d, step ? "vCont;s" : "vCont;c");
   if (!r) return ST_GONE;
   if (r[0] == 'W' || r[0] == 'X') {
     d->alive = false;
     return ST_EXITED;
   }
+  stop_thread(d, r);
+  r = d->reply;
   unsigned s = 0;
   sscanf(r + 1, "%2x", &s);
   *sig = (int)s;
@@ -700,7 +749,8 @@ static bool report_stop(Dbg *d, StopWhy why, int sig, uint64_t waddr) {
     }
     if (i >= 0) {
       d->pts[i].hits++;
-      fprintf(d->out, "\nBreakpoint %d, ", d->pts[i].num);
+      if (d->nthreads > 1) fprintf(d->out, "\nThread %d hit Breakpoint %d, ", thread_num(d, d->cur_tid, false), d->pts[i].num);
+      else fprintf(d->out, "\nBreakpoint %d, ", d->pts[i].num);
       print_frame(d, pc, false, true);
       return true;
     }
@@ -891,8 +941,49 @@ static void cmd_list(Dbg *d, const char *arg) {
   fclose(f);
 }
 
+/* info threads: every live thread with its innermost frame */
+static void cmd_info_threads(Dbg *d) {
+  uint64_t live[256];
+  int n = live_threads(d, live, 256, true);
+  fprintf(d->out, "  Id   Target Id          Frame \n");
+  for (int i = 0; i < n; i++) {
+    char id[64];
+    snprintf(id, sizeof id, "Thread %d.%" PRIu64, (int)getpid(), live[i]);
+    fprintf(d->out, "%c %-4d %-18s ", live[i] == d->cur_tid ? '*' : ' ', thread_num(d, live[i], false), id);
+    ask(d, "Hg%" PRIx64, live[i]);
+    print_frame(d, reg(d, REG_PC), false, false);
+  }
+  if (d->cur_tid) ask(d, "Hg%" PRIx64, d->cur_tid);
+}
+
+/* thread [N]: select thread N for registers, frames and steps */
+static void cmd_thread(Dbg *d, const char *arg) {
+  uint64_t live[256];
+  int n = live_threads(d, live, 256, false);
+  if (!*arg) {
+    fprintf(d->out, "[Current thread is %d (Thread %d.%" PRIu64 ")]\n", thread_num(d, d->cur_tid, false), (int)getpid(),
+            d->cur_tid);
+    return;
+  }
+  char *e;
+  long num = strtol(arg, &e, 10);
+  bool ok = *e == 0 && num >= 1 && num <= d->nthreads;
+  for (int i = 0; ok && i < n; i++)
+    if (live[i] == d->threads[num - 1]) {
+      d->cur_tid = live[i];
+      ask(d, "Hg%" PRIx64, d->cur_tid);
+      fprintf(d->out, "[Switching to thread %ld (Thread %d.%" PRIu64 ")]\n#0  ", num, (int)getpid(), d->cur_tid);
+      print_frame(d, reg(d, REG_PC), false, true);
+      return;
+    }
+  if (ok) fprintf(d->out, "Thread ID %ld has terminated.\n", num);
+  else fprintf(d->out, "Invalid thread ID: %s\n", arg);
+}
+
 static void cmd_info(Dbg *d, const char *what) {
-  if (!strncmp(what, "registers", 9) || !strcmp(what, "reg")) {
+  if (!strcmp(what, "threads")) {
+    cmd_info_threads(d);
+  } else if (!strncmp(what, "registers", 9) || !strcmp(what, "reg")) {
     cmd_info_registers(d, what + strcspn(what, " ") + (what[strcspn(what, " ")] == ' '));
   } else if (!strncmp(what, "breakpoints", 11) || !strcmp(what, "b")) {
     if (!d->next_num || !d->npts) {
@@ -943,12 +1034,12 @@ static bool command(Dbg *d, char *line) {
   static const char *const verbs[] = {"run",   "r",     "continue", "c",     "step", "s",    "next", "n",
                                       "stepi", "si",    "finish",   "bt",    "backtrace", "where", "print",
                                       "p",     "x",     "info",     "watch", "list", "l",    "kill", "break",
-                                      "b",     "tbreak", "delete",  "d"};
+                                      "b",     "tbreak", "delete",  "d",    "thread"};
   bool known = false;
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) known |= !strcmp(verb, verbs[i]);
   if (!known) {
     fprintf(d->out, "Undefined command: \"%s\".  (kit-emu --dbg has: break tbreak run continue step next stepi "
-                    "finish bt print x info watch delete list kill quit)\n", verb);
+                    "finish bt print x info watch delete list kill thread quit)\n", verb);
     return true;
   }
   if (!d->alive) {
@@ -982,6 +1073,7 @@ static bool command(Dbg *d, char *line) {
   else if (!strcmp(verb, "info")) cmd_info(d, arg);
   else if (!strcmp(verb, "watch")) cmd_watch(d, arg);
   else if (!strcmp(verb, "list") || !strcmp(verb, "l")) cmd_list(d, arg);
+  else if (!strcmp(verb, "thread")) cmd_thread(d, arg);
   else if (!strcmp(verb, "break") || !strcmp(verb, "b") || !strcmp(verb, "tbreak")) cmd_break(d, arg, !strcmp(verb, "tbreak"));
   else if (!strcmp(verb, "delete") || !strcmp(verb, "d")) {
     for (int i = 0; i < d->npts; i++)
@@ -999,6 +1091,10 @@ static void *dbg_main(void *arg) {
   const char *r = ask(d, "qSupported:swbreak+");
   r = r ? ask(d, "?") : NULL;
   d->alive = r != NULL;
+  if (r && strstr(r, "thread:")) {
+    d->cur_tid = strtoull(strstr(r, "thread:") + 7, NULL, 16);
+    thread_num(d, d->cur_tid, false);
+  }
   bool go = true;
   for (int i = 0; go && i < d->ncmds; i++) go = command(d, (char *)d->cmds[i]);
   char *line = NULL;

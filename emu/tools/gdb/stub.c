@@ -2,7 +2,7 @@
  * the stub is entered each time the program stops (kit_gdb_stub_stopped),
  * answers gdb until it resumes the program, and returns how to resume. The
  * replies follow gdb's "Remote Protocol" appendix; what qemu's user-mode stub
- * lacks (watchpoints, thread lists, catch syscall, libraries) is answered when
+ * lacks (watchpoints, qXfer:threads, catch syscall, libraries) is answered when
  * the target provides it. */
 #include <errno.h>
 #include <inttypes.h>
@@ -644,6 +644,9 @@ static bool handle(KitGdbStub *s, KitGdbResume *r) {
 
 KitGdbResume kit_gdb_stub_stopped(KitGdbStub *s, const KitGdbStop *stop) {
   s->last = *stop;
+  /* gdb takes the thread a stop names for its general thread (it sends no
+   * Hg before reading that thread's registers) */
+  if (stop->tid) s->g_tid = stop->tid;
   if (s->waiting) {
     char out[256];
     stop_reply(s, stop, out, sizeof out);

@@ -26,7 +26,13 @@
  * everything when they begin and end.
  * A watchpoint's memory callback runs before the access and stops there, at
  * the accessing instruction, as a RISC-V trigger does; gdb steps over it and
- * reads the new value (qemu-user answers Z2/Z3/Z4 empty). */
+ * reads the new value (qemu-user answers Z2/Z3/Z4 empty).
+ * Threads: the guest thread that calls in holds the execution lock while it
+ * is stopped, so every other thread stays where it is (at a block boundary
+ * or in a system call): all-stop. gdb sees the live threads by Linux tid,
+ * reads and writes any thread's registers (Hg), and steps one thread
+ * (vCont;s:TID) while the others run; only that thread's next instruction
+ * callback ends the step. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -76,8 +82,12 @@ typedef struct Gdb {
   bool fine_all;         /* every block has instruction callbacks */
   bool fine_dirty;       /* blocks were made fine for a Ctrl-C: a flush when the guest goes on */
   bool recheck;          /* breakpoints changed while a block runs: its instructions call in */
-  bool skip_once;        /* the next callback at skip_pc is the position gdb resumed from */
+  unsigned step_vcpu;    /* the thread gdb steps (the others run on: scheduler-locking off) */
+  bool skip_once;        /* skip_vcpu's next callback at skip_pc is the position gdb resumed from */
+  unsigned skip_vcpu;
   uint64_t skip_pc;
+  uint64_t *sys_next;    /* per vcpu: the pc after the system call it is in, 0 when in none */
+  size_t nsys_next;
   uint64_t *bps;
   size_t nbps, capbps;
   Watch watches[MAX_WATCH];
@@ -137,23 +147,24 @@ static bool bp_at(const Gdb *g, uint64_t pc) {
 /* ---- the guest's side: callbacks ------------------------------------------------------------ */
 
 static void stop(Gdb *g, KitGdbStop st, StopAt at);
+static uint64_t other_pc(Gdb *g, unsigned vcpu);
 static void on_exit_cb(KitEmu *emu, int status, void *user);
 static bool forked_off(Gdb *g);
 
 static void on_insn(KitEmu *emu, unsigned vcpu, void *user) {
-  (void)emu, (void)vcpu;
+  (void)emu;
   Gdb *g = &g_state;
   uint64_t pc = (uint64_t)(uintptr_t)user;
   if (g->gone) return;
-  if (g->skip_once) {
+  if (g->skip_once && vcpu == g->skip_vcpu) {
     g->skip_once = false;
     if (pc == g->skip_pc) return;
   }
   KitGdbStop st = {.kind = KIT_GDB_STOP_SIGNAL, .sig = 5, .tid = (uint64_t)kit_emu_thread_id(g->emu)};
   if (atomic_exchange(&g->interrupt, false)) {
     st.sig = 2; /* SIGINT, as gdb reports a Ctrl-C */
-  } else if (g->stepping) {
-    /* the step is done */
+  } else if (g->stepping && vcpu == g->step_vcpu) {
+    /* the step is done (another thread's instructions are not the step's) */
   } else if (bp_at(g, pc)) {
     st.kind = KIT_GDB_STOP_SWBREAK;
   } else {
@@ -233,9 +244,24 @@ static bool caught(const Gdb *g, uint64_t nr) {
   return false;
 }
 
+/* a thread in a system call shows gdb the pc after its system call instruction, as Linux
+ * (and qemu) do: its own state holds the pc of the block it left */
+static void set_sys_next(Gdb *g, unsigned vcpu, uint64_t pc) {
+  if (vcpu >= g->nsys_next) {
+    if (!pc) return;
+    size_t n = vcpu + 16;
+    uint64_t *p = realloc(g->sys_next, n * sizeof *p);
+    if (!p) return;
+    memset(p + g->nsys_next, 0, (n - g->nsys_next) * sizeof *p);
+    g->sys_next = p, g->nsys_next = n;
+  }
+  g->sys_next[vcpu] = pc;
+}
+
 static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *ret, void *user) {
-  (void)vcpu, (void)ret, (void)user;
+  (void)ret, (void)user;
   Gdb *g = &g_state;
+  set_sys_next(g, vcpu, sc->pc + 4);
   if (!g->gone && caught(g, sc->nr))
     stop(g, (KitGdbStop){.kind = KIT_GDB_STOP_SYSCALL_ENTRY, .sysno = sc->nr, .tid = (uint64_t)kit_emu_thread_id(emu)},
          AT_EVENT);
@@ -243,8 +269,9 @@ static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *sc, int64_t *r
 }
 
 static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, int64_t ret, void *user) {
-  (void)vcpu, (void)ret, (void)user;
+  (void)ret, (void)user;
   Gdb *g = &g_state;
+  set_sys_next(g, vcpu, 0);
   if (!g->gone && caught(g, sc->nr))
     stop(g, (KitGdbStop){.kind = KIT_GDB_STOP_SYSCALL_RETURN, .sysno = sc->nr, .tid = (uint64_t)kit_emu_thread_id(emu)},
          AT_EVENT);
@@ -320,6 +347,21 @@ static void on_start(KitEmu *emu, unsigned vcpu, void *user) {
   stop(g, (KitGdbStop){.kind = KIT_GDB_STOP_SIGNAL, .sig = 5, .tid = (uint64_t)kit_emu_thread_id(emu)}, AT_START);
 }
 
+/* a thread gdb steps ends (pthread_exit, the thread function's return
+ * stepped into): there is no instruction left to stop after, so the step
+ * becomes a continue of the others; gdb hears of the next stop or the end */
+static void on_thread_end(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)emu, (void)user;
+  Gdb *g = &g_state;
+  if (g->gone) return;
+  if (vcpu < g->nsys_next) g->sys_next[vcpu] = 0;
+  if (g->stepping && vcpu == g->step_vcpu) {
+    g->stepping = false;
+    set_fine_all(g, false);
+    update_attn(g);
+  }
+}
+
 static void on_exit_cb(KitEmu *emu, int status, void *user) {
   (void)emu, (void)user;
   Gdb *g = &g_state;
@@ -358,6 +400,25 @@ static bool forked_off(Gdb *g) {
   return true;
 }
 
+static int vcpu_of(Gdb *g, uint64_t tid);
+
+/* which thread a step is for: the one stopped here, or (vCont;s:TID, Hc)
+ * another one, waiting at a block boundary or in a system call, whose
+ * next instruction callback is at its pc, the instruction not run yet */
+static void step_target(Gdb *g, uint64_t tid, StopAt at, uint64_t pc) {
+  unsigned self = kit_emu_vcpu(g->emu);
+  int v = tid ? vcpu_of(g, tid) : -1;
+  g->step_vcpu = v < 0 ? self : (unsigned)v;
+  g->skip_vcpu = g->step_vcpu;
+  if (g->step_vcpu == self) {
+    g->skip_once = at == AT_START;
+    g->skip_pc = pc;
+  } else {
+    g->skip_once = true;
+    g->skip_pc = other_pc(g, g->step_vcpu); /* in a system call: the instruction after it runs, as under qemu */
+  }
+}
+
 static void stop(Gdb *g, KitGdbStop st, StopAt at) {
   if (forked_off(g)) return;
   pthread_mutex_lock(&g->mu);
@@ -375,6 +436,7 @@ static void stop(Gdb *g, KitGdbStop st, StopAt at) {
   case KIT_GDB_STEP:
     g->stepping = true;
     set_fine_all(g, true);
+    step_target(g, r.tid, at, pc);
     break;
   case KIT_GDB_CONTINUE:
     g->stepping = false;
@@ -385,8 +447,11 @@ static void stop(Gdb *g, KitGdbStop st, StopAt at) {
   }
   /* the callback at the pc gdb resumes from runs again when the guest had
    * not reached that instruction's own callback yet */
-  g->skip_once = at == AT_START;
-  g->skip_pc = pc;
+  if (r.kind != KIT_GDB_STEP) {
+    g->skip_once = at == AT_START;
+    g->skip_vcpu = kit_emu_vcpu(g->emu);
+    g->skip_pc = pc;
+  }
   update_attn(g);
   pthread_mutex_lock(&g->mu);
   g->running = true;
@@ -432,14 +497,35 @@ static void *poll_main(void *arg) {
 
 /* ---- the target: registers, memory, points, objects -------------------------------------------- */
 
+/* gdb's thread id (the Linux tid; 0: the thread stopped here) as a vcpu, -1 for none alive */
+static int vcpu_of(Gdb *g, uint64_t tid) {
+  if (tid == 0) return (int)kit_emu_vcpu(g->emu);
+  unsigned n = kit_emu_n_threads(g->emu);
+  for (unsigned v = 0; v < n; v++)
+    if (kit_emu_thread_tid(g->emu, v) > 0 && (uint64_t)kit_emu_thread_tid(g->emu, v) == tid) return (int)v;
+  return -1;
+}
+
+/* the pc of a thread other than the one stopped here, as gdb sees it */
+static uint64_t other_pc(Gdb *g, unsigned vcpu) {
+  if (vcpu < g->nsys_next && g->sys_next[vcpu]) return g->sys_next[vcpu];
+  return kit_emu_thread_reg_read(g->emu, vcpu, g->arch[32]);
+}
+
 static int reg(void *user, uint64_t tid, unsigned regno, uint8_t *buf, bool write) {
   Gdb *g = user;
-  (void)tid;
   if (regno >= g->nregs || !g->arch[regno]) return -1;
+  int vcpu = vcpu_of(g, tid);
+  if (vcpu < 0) return -1;
+  /* the thread stopped here, whose state is live; another one as it left guest code */
+  bool self = (unsigned)vcpu == kit_emu_vcpu(g->emu);
   unsigned bytes = g->regs[regno].bits / 8;
   const KitArchGdbReg *d = &kit_emu_arch(g->emu)->gdb->regs[regno];
+  bool is_pc = g->arch[regno]->group == KIT_ARCH_REG_PC;
   uint64_t mask = d->width ? ((1ull << d->width) - 1) << d->shift : ~0ull;
-  uint64_t v = 0, cur = kit_emu_reg_read(g->emu, g->arch[regno]);
+  uint64_t v = 0, cur = self ? kit_emu_reg_read(g->emu, g->arch[regno])
+                             : kit_emu_thread_reg_read(g->emu, (unsigned)vcpu, g->arch[regno]);
+  if (!self && is_pc) cur = other_pc(g, (unsigned)vcpu);
   if (!write) {
     v = (cur & mask) >> d->shift;
     memcpy(buf, &v, bytes);
@@ -447,9 +533,10 @@ static int reg(void *user, uint64_t tid, unsigned regno, uint8_t *buf, bool writ
   }
   memcpy(&v, buf, bytes);
   if (d->fixed) return 0; /* the zero register stays 0 */
-  if (g->arch[regno]->group == KIT_ARCH_REG_PC && v != cur) return -1; /* moving the pc of a stopped block: not supported */
+  if (is_pc && v != cur) return -1; /* moving the pc of a stopped block: not supported */
   v = (cur & ~mask) | ((v << d->shift) & mask);
-  kit_emu_reg_write(g->emu, g->arch[regno], v);
+  if (self) kit_emu_reg_write(g->emu, g->arch[regno], v);
+  else kit_emu_thread_reg_write(g->emu, (unsigned)vcpu, g->arch[regno], v);
   return 0;
 }
 
@@ -513,16 +600,22 @@ static int point(void *user, KitGdbPoint type, uint64_t addr, uint64_t len, bool
   return 0;
 }
 
+/* the live guest threads by their Linux tids, in the order they were made */
 static size_t threads(void *user, uint64_t *tids, size_t cap) {
   Gdb *g = user;
-  if (cap) tids[0] = (uint64_t)kit_emu_thread_id(g->emu);
-  return 1;
+  size_t k = 0;
+  unsigned n = kit_emu_n_threads(g->emu);
+  for (unsigned v = 0; v < n; v++) {
+    int tid = kit_emu_thread_tid(g->emu, v);
+    if (tid <= 0) continue;
+    if (k < cap) tids[k] = (uint64_t)tid;
+    k++;
+  }
+  if (k == 0 && cap) tids[k++] = (uint64_t)kit_emu_thread_id(g->emu); /* before the run */
+  return k;
 }
 
-static bool thread_alive(void *user, uint64_t tid) {
-  Gdb *g = user;
-  return tid == 0 || tid == (uint64_t)kit_emu_thread_id(g->emu);
-}
+static bool thread_alive(void *user, uint64_t tid) { return vcpu_of(user, tid) >= 0; }
 
 typedef struct Text {
   char *s;
@@ -648,8 +741,12 @@ static void *xfer(void *user, const char *object, const char *annex, size_t *len
   if (!strcmp(object, "libraries-svr4")) return libraries_svr4(g, len);
   if (!strcmp(object, "threads")) {
     Text t = {0};
-    add(&t, "<?xml version=\"1.0\"?>\n<threads>\n  <thread id=\"p%x.%x\" core=\"0\"/>\n</threads>\n", (unsigned)getpid(),
-        (unsigned)kit_emu_thread_id(g->emu));
+    uint64_t tids[1024];
+    size_t n = threads(g, tids, 1024);
+    add(&t, "<?xml version=\"1.0\"?>\n<threads>\n");
+    for (size_t i = 0; i < n && i < 1024; i++)
+      add(&t, "  <thread id=\"p%x.%" PRIx64 "\" core=\"0\"/>\n", (unsigned)getpid(), tids[i]);
+    add(&t, "</threads>\n");
     *len = t.len;
     return t.s;
   }
@@ -846,6 +943,7 @@ int kit_emu_tool_gdb_main_fd(KitEmuTool *tool, int fd, FILE *err) {
   kit_emu_on_syscall_ret(tool, on_syscall_ret, NULL);
   kit_emu_on_signal(tool, on_signal, NULL);
   kit_emu_on_thread_start(tool, on_start, NULL);
+  kit_emu_on_thread_exit(tool, on_thread_end, NULL);
   kit_emu_on_exit(tool, on_exit_cb, NULL);
   if (kit_emu_tool_find(g->emu, "asan")) __asan_set_error_report_callback(on_asan_report);
   return 0;

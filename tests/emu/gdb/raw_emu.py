@@ -7,7 +7,9 @@ program's entry), qXfer:exec-file, qXfer:threads, vFile (the program's
 bytes; no host file the guest has not mapped), qXfer:libraries-svr4 of a
 dynamic program (libc listed once ld.so has loaded it), monitor commands,
 an unreadable address answered E14 (never a fault of kit-emu), a step,
-vKill. Exit 77 without the cross compiler."""
+vKill; threads (threads.c): qfThreadInfo, qC, T, Hg with another
+thread's registers, a stop naming its thread, vCont;s:TID of a thread other
+than the one stopped. Exit 77 without the cross compiler."""
 import os
 import shutil
 import socket
@@ -94,6 +96,57 @@ def start(kit_emu, prog, args=()):
     return guest, c
 
 
+def threads_packets(kit_emu, work):
+    """threads.c: thread 2 stopped at work() while threads 1 and 3 wait in pthread_join"""
+    prog = os.path.join(work, "threads")
+    subprocess.run(["riscv64-linux-gnu-gcc", "-g", "-O0", "-static", "-pthread", os.path.join(HERE, "threads.c"), "-o",
+                    prog], check=True)
+    nm = subprocess.run(["riscv64-linux-gnu-nm", prog], capture_output=True, text=True).stdout
+    work_fn = int([l for l in nm.splitlines() if l.endswith(" t work")][0].split()[0], 16)
+    guest, c = start(kit_emu, prog)
+    pid = guest.pid
+    r = c.ask(b"qfThreadInfo")
+    check("qfThreadInfo before the threads: the main thread", r == b"mp%x.%x" % (pid, pid), r)
+    check("Z0 at work", c.ask(b"Z0,%x,2" % work_fn) == b"OK")
+    r = c.ask(b"vCont;c")
+    stopped = r.split(b"thread:p%x." % pid)[1].split(b";")[0] if b"thread:p" in r else b""
+    check("the breakpoint stops the second thread and names it", r.startswith(b"T05swbreak:;thread:p") and
+          stopped and int(stopped, 16) != pid, r)
+    r = c.ask(b"qfThreadInfo")
+    tids = [int(t.split(b".")[1], 16) for t in r[1:].split(b",")] if r.startswith(b"m") else []
+    check("qfThreadInfo: three threads, the main one first", len(tids) == 3 and tids[0] == pid, r)
+    check("qsThreadInfo ends the list", c.ask(b"qsThreadInfo") == b"l")
+    check("qXfer:threads lists the three", c.xfer(b"threads").count(b"<thread id=\"p") == 3)
+    check("qC: the thread that stopped", c.ask(b"qC") == b"QCp%x.%s" % (pid, stopped))
+    for t in tids:
+        check("T: thread %d alive" % t, c.ask(b"Tp%x.%x" % (pid, t)) == b"OK")
+    check("T: no such thread", c.ask(b"Tp%x.7fffffff" % pid) == b"E01")
+    r = c.ask(b"p20")
+    check("after the stop the registers are the stopped thread's: its pc is work's", r and
+          int.from_bytes(bytes.fromhex(r.decode()), "little") == work_fn, r)
+    check("Hg the main thread", c.ask(b"Hgp%x.%x" % (pid, pid)) == b"OK")
+    r = c.ask(b"p20")
+    main_pc = int.from_bytes(bytes.fromhex(r.decode()), "little") if len(r) == 16 else 0
+    code = c.ask(b"m%x,4" % (main_pc - 4))
+    check("the main thread waits in a system call: its pc is after the ecall", code == b"73000000", r + b" " + code)
+    check("Hg a thread that is not there", c.ask(b"Hgp%x.7fffffff" % pid) == b"OK")
+    check("its registers: E01", c.ask(b"p20") == b"E01")
+    c.ask(b"Hgp%x.%x" % (pid, pid))
+    # step the main thread, not the one stopped: the others run, the join returns, one instruction more
+    check("z0 at work", c.ask(b"z0,%x,2" % work_fn) == b"OK")
+    r = c.ask(b"vCont;s:p%x.%x;c" % (pid, pid))
+    check("vCont;s:MAIN;c stops the main thread", r == b"T05thread:p%x.%x;" % (pid, pid), r)
+    r = c.ask(b"p20")
+    check("one instruction after its system call", len(r) == 16 and
+          int.from_bytes(bytes.fromhex(r.decode()), "little") in (main_pc + 2, main_pc + 4), r)
+    r = c.ask(b"qfThreadInfo")
+    check("the other two are gone", r == b"mp%x.%x" % (pid, pid), r)
+    c.s.sendall(b"$vCont;c#a8")
+    r = c.packet()
+    check("the end: W03", r == b"W03", r)
+    guest.wait(timeout=10)
+
+
 def main():
     kit_emu = sys.argv[1]
     if not shutil.which("riscv64-linux-gnu-gcc"):
@@ -174,6 +227,8 @@ def main():
     check("vKill answered", c.ask(b"vKill;1") == b"OK")
     guest.wait(timeout=10)
     check("vKill ends kit-emu", guest.returncode is not None)
+
+    threads_packets(kit_emu, work)
 
     shutil.rmtree(work)
     print("%d failed" % len(failures))

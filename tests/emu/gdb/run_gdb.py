@@ -28,6 +28,12 @@ usage: run_gdb.py KIT_EMU CHECK [LINKING OPT]
         reference); readable errors (kit-emu only)
   CHECK interrupt: Ctrl-C (SIGINT to gdb) stops a guest spinning in a loop;
         gdb changes a variable and the guest exits (kit-emu only)
+  CHECK threads: threads.c (-pthread): a breakpoint hit by a second thread,
+        info threads, thread N and bt of each (threads in pthread_join), next
+        and finish in the thread that stopped, the breakpoint hit by a third
+        thread, a register of another thread written and read back, stepi of
+        a thread other than the one stopped (it waits in a system call), the
+        exit; the transcript equal to qemu-riscv64's
   LINKING static|dynamic, OPT -O0|-O2 (default static -O0)
 KIT_GDB_EMU_ARGS adds options to kit-emu's command line (--tier=0, --tier=1).
 Exit 77 when gdb-multiarch, qemu-riscv64 or the cross compiler is missing.
@@ -140,7 +146,7 @@ def normalise(text):
         line = re.sub(r"LWP \d+|Thread \d+\.\d+|process \d+", "TID", line)
         # info threads: qemu's extra thread text (qThreadExtraInfo), and the column widths it changes
         line = re.sub(r" \(CPU#\d+ \[\w+\]\)", "", line)
-        if re.match(r"^(  Id|\* \d) ", line):
+        if re.match(r"^(  Id|[* ] \d+) ", line):
             line = re.sub(r" +", " ", line)
         lines.append(line)
     return lines
@@ -177,13 +183,13 @@ def main():
         if not shutil.which(tool):
             print("%s not installed" % tool)
             sys.exit(77)
-    src = os.path.join(HERE, "guest.c")
+    src = os.path.join(HERE, "threads.c" if check == "threads" else "guest.c")
     work = tempfile.mkdtemp(prefix="kit-gdb-")
     prog = os.path.join(work, "guest")
-    flags = ["-g", opt] + (["-static"] if linking == "static" else [])
+    flags = ["-g", opt] + (["-static"] if linking == "static" else []) + (["-pthread"] if check == "threads" else [])
     subprocess.run([CC] + flags + [src, "-o", prog], check=True)
     c = Checker()
-    r_line = line_of(src, "return r;")
+    r_line = line_of(src, "return r;") if check != "threads" else 0
     if check == "transcript":
         commands = [
             # printf: in libc, which a dynamic program has not loaded yet
@@ -345,6 +351,81 @@ def main():
         for pat in (r'^Function "nosuch" not defined\.$', r'^Undefined command: "bogus"', r'^No register "bogus"',
                     r"Cannot access memory at address 0x10$", r'^No symbol "nosuch" in current context'):
             c.has("--dbg error", r.stdout, pat)
+    elif check == "threads":
+        commands = [
+            "break work", "continue", "info threads", "thread 1", "bt", "thread 3", "bt", "thread 2", "next", "next",
+            "bt", "finish", "continue", "info threads", "bt",
+            # another thread's register, written and read back from the stub (not gdb's cache)
+            "thread 1", "set $old = $t0", "set $t0 = 0x1234", "maint flush register-cache", "p/x $t0",
+            "set $t0 = $old", "maint flush register-cache", "p $t0 == $old",
+            # thread 1 waits in pthread_join for thread 3, stopped at the breakpoint: gdb steps thread 3 off
+            # it, then steps thread 1 with the others running; the step ends when the join returns
+            "stepi", "info threads", "delete", "continue",
+        ]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit")
+        qemu, _ = run("qemu", prog, [], commands, work, "qemu")
+        c.equal("threads transcript (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        c.has("a second thread's breakpoint", kit, r"^Thread 2 hit Breakpoint 1, work \(id=1, n=10\) at .*threads.c:\d+$")
+        c.has("the new threads", kit, r"^\[New Thread \d+\.\d+\]\n\[New Thread \d+\.\d+\]$")
+        c.has("info threads: three", kit,
+              r"^  Id +Target Id +Frame *\n  1 +Thread \d+\.\d+ +0x[0-9a-f]+ in (__futex_abstimed_wait_common|\?\?) .*\n"
+              r"\* 2 +Thread \d+\.\d+ +work \(id=1, n=10\).*\n  3 +Thread \d+\.\d+ +0x[0-9a-f]+ in ")
+        c.has("bt of thread 1: main in pthread_join", kit, r"^\[Switching to thread 1 \(Thread \d+\.\d+\)\]$")
+        if linking == "static":
+            c.has("bt of thread 1 reaches main", kit, r"^#2 +0x[0-9a-f]+ in main \(\) at .*threads.c:\d+$")
+            c.has("bt of thread 3 reaches second", kit, r"^#2 +0x[0-9a-f]+ in second \(arg=0x2\) at .*threads.c:\d+$")
+        c.has("next in the stopped thread", kit, r"^#0 +work \(id=1, n=10\) at .*threads.c:%d$" % line_of(src, "return s;"))
+        c.has("finish", kit, r"^Value returned is \$1 = 45$")
+        c.has("the third thread's breakpoint", kit, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+        c.has("info threads after thread 2 exited", kit,
+              r"^  Id +Target Id +Frame *\n  1 +Thread \d+\.\d+ +0x[0-9a-f]+ in .*\n\* 3 +Thread \d+\.\d+ +work \(id=2")
+        c.has("another thread's register written", kit, r"^\$2 = 0x1234$")
+        c.has("and restored", kit, r"^\$3 = 1$")
+        c.has("stepi of thread 1 after its join returned", kit,
+              r"^  Id +Target Id +Frame *\n\* 1 +Thread \d+\.\d+ +0x[0-9a-f]+ in [^\n]*\n\[Inferior 1 \(process \d+\) exited with code 03\]$")
+        c.has("the guest's output", open(os.path.join(work, "kit.guest")).read(), r"^results 45 90$")
+        if kst != 3:
+            c.fail += 1
+            print("FAIL kit-emu's status: %s, not 3" % kst)
+        # next out of the thread function: gdb single-steps thread 2 through start_thread until the thread
+        # exits inside the step; the others ran on, and thread 3's breakpoint is the next stop
+        commands = ["break work", "continue", "finish", "next", "next", "next", "next", "next", "info threads",
+                    "continue"]
+        kit, kst = run(kit_emu, prog, [], commands, work, "kit-exit")
+        qemu, _ = run("qemu", prog, [], commands, work, "qemu-exit")
+        c.equal("a thread exits while stepped (%s %s)" % (linking, opt), normalise(kit), normalise(qemu))
+        if linking == "static":  # a dynamic libc has no symbols here: gdb cannot step out of its frame
+            c.has("stepping into start_thread", kit, r"^Single stepping until exit from function start_thread,")
+            c.has("the stepped thread exited: thread 3's breakpoint", kit,
+                  r"^which has no line number information\.\n\[Switching to Thread \d+\.\d+\]\n\n"
+                  r"Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+            c.has("the end", kit, r"^\[Inferior 1 \(process \d+\) exited with code 03\]$")
+        else:
+            c.has("thread 3's breakpoint", kit, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+        # kit-emu --dbg on the same: info threads, thread N, a step of the selected thread
+        dbg_cmds = ["break work", "run", "info threads", "thread 1", "bt", "thread 2", "next", "continue",
+                    "info threads", "thread 2", "thread 9", "thread", "delete", "thread 1", "stepi", "continue"]
+        argv = [kit_emu, "-L", SYSROOT, "--dbg", "-batch"]
+        for command in dbg_cmds:
+            argv += ["-ex", command]
+        dbg = subprocess.run(argv + [prog], capture_output=True, text=True, timeout=45)
+        with open(os.path.join(work, "dbg.out"), "w") as f:
+            f.write(dbg.stdout + dbg.stderr)
+        out = dbg.stdout
+        c.has("--dbg: thread 2's breakpoint", out, r"^\[Switching to Thread \d+\.\d+\]\n\nThread 2 hit Breakpoint 1, work \(id=1, n=10\)")
+        c.has("--dbg: info threads", out, r"^  Id +Target Id +Frame *\n  1 +Thread \d+\.\d+ +0x[0-9a-f]+ in .*\n"
+              r"\* 2 +Thread \d+\.\d+ +work \(id=1, n=10\).*\n  3 +Thread \d+\.\d+ +0x[0-9a-f]+ in ")
+        c.has("--dbg: thread 1 and its bt", out, r"^\[Switching to thread 1 \(Thread \d+\.\d+\)\]\n#0 +0x[0-9a-f]+ in ")
+        if linking == "static":
+            c.has("--dbg: bt of thread 1 reaches main", out, r"^#2 +0x[0-9a-f]+ in main \(\) at ")
+        c.has("--dbg: next in thread 2", out, r"^%d\t" % line_of(src, "for (int i = 0; i < n; i++)"))
+        c.has("--dbg: thread 3's breakpoint", out, r"^Thread 3 hit Breakpoint 1, work \(id=2, n=10\)")
+        c.has("--dbg: thread 2 gone", out, r"^Thread ID 2 has terminated\.$")
+        c.has("--dbg: no thread 9", out, r"^Invalid thread ID: 9$")
+        c.has("--dbg: the current thread", out, r"^\[Current thread is 3 \(Thread \d+\.\d+\)\]$")
+        c.has("--dbg: stepi of thread 1 after its join", out,
+              r"^\[Switching to thread 1 \(Thread \d+\.\d+\)\]\n#0 +0x([0-9a-f]+) in .*\n0x[0-9a-f]+ in ")
+        c.has("--dbg: the end", out, r"^\[Inferior 1 \(process \d+\) exited with code 03\]$")
     elif check == "interrupt":
         spin = line_of(src, "while (!spin_stop) counter++;")
         # after 3 s the loop is compiled code: a breakpoint and steps in it
