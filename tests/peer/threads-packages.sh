@@ -6,7 +6,7 @@
 # of the same version (apt: xz-utils, zstd) are the native reference.
 #   tests/peer/threads-packages.sh [--emu PATH] [--pkgs xz-utils,libzstd]
 #       [--threads N] [--size BYTES] [--static] [--no-asan] [--out DIR]
-#       [--timeout SECONDS] [--bins]
+#       [--emu-opts "OPTS"] [--timeout SECONDS] [--bins]
 # Checks, per package: the compressed bytes of qemu, kit-emu and kit-emu
 # --sanitize=address equal the native tool's; every decompression gives the
 # input back (and the native tool decompresses kit-emu's output); no sanitizer
@@ -18,7 +18,8 @@
 # the source version, the compiler's version, the flags and the recipe).
 # --static links the guests statically (default: dynamically, run with -L
 # /usr/riscv64-linux-gnu). --bins only builds and prints "PKG BINARY" lines
-# (bench/run.sh's mt rows use it). Input: bench/workloads/gendata.c's text
+# (bench/run.sh's mt rows use it). --emu-opts adds options to every kit-emu
+# run (e.g. "--tier=0", "--no-chain"). Input: bench/workloads/gendata.c's text
 # (7/8) then seeded pseudo-random bytes (1/8); default 20 MiB.
 # Exit 0 when every verdict holds, 1 when one fails, 77 when the tools are
 # missing or no source can be fetched.
@@ -33,6 +34,7 @@ link=dynamic
 asan=1
 out=""
 tmo=1800
+emuopts=""
 bins_only=0
 usage() { sed -n '7,9p' "$0" | sed 's/^# *//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
     --no-asan) asan=0; shift ;;
     --out) out=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
+    --emu-opts) emuopts=$2; shift 2 ;;
     --bins) bins_only=1; shift ;;
     -h|--help) usage ;;
     *) echo "threads-packages.sh: unknown argument $1" >&2; usage ;;
@@ -175,8 +178,8 @@ run_pkg() { # PKG SRC BIN
   local -A runner=(
     [native]="$prog"
     [qemu]="qemu-riscv64 -L $sysroot $bin"
-    [kit-emu]="$emu -L $sysroot $bin"
-    [kit-emu-asan]="$emu -L $sysroot --sanitize=address $bin"
+    [kit-emu]="$emu $emuopts -L $sysroot $bin"
+    [kit-emu-asan]="$emu $emuopts -L $sysroot --sanitize=address $bin"
   )
   local cols="native qemu kit-emu"; [ $asan -eq 1 ] && cols="$cols kit-emu-asan"
   local -a r
@@ -189,7 +192,8 @@ run_pkg() { # PKG SRC BIN
   # threads: kit-emu --strace of the compression (its stderr), counting the
   # clone calls with CLONE_THREAD (0x10000) that succeeded
   echo "threads-packages.sh: $pkg kit-emu --strace ($(date -u +%H:%M:%S))" >&2
-  timed strace /dev/null "$emu" -L "$sysroot" --strace "$bin" "${co[@]}" "$input"
+  local -a eo; read -r -a eo <<<"$emuopts"
+  timed strace /dev/null "$emu" "${eo[@]}" -L "$sysroot" --strace "$bin" "${co[@]}" "$input"
   local nthr
   local nthr=0 fl
   while read -r fl; do
@@ -248,6 +252,9 @@ run_pkg() { # PKG SRC BIN
 }
 
 # ---------------------------------------------------------------- main
+# one function, read whole before it runs: editing this file during a run
+# cannot derail the run
+main() {
 fetched=0
 declare -a plist=()
 for pkg in ${pkgs//,/ }; do
@@ -271,7 +278,7 @@ fi
 input=$cache/input-$size.bin
 make_input "$size" "$input" || { echo "threads-packages.sh: cannot make the input" >&2; exit 2; }
 {
-  echo "## Multi-threaded Debian programs under kit-emu ($(date -u +%Y-%m-%d); $threads threads; kit-emu $emu)"
+  echo "## Multi-threaded Debian programs under kit-emu ($(date -u +%Y-%m-%d); $threads threads; kit-emu $emu${emuopts:+ $emuopts})"
   echo
   echo "CFLAGS=\"$CFLAGS_DEB\" CPPFLAGS=\"$CPPFLAGS_DEB\" LDFLAGS=\"$LDFLAGS_DEB\"; riscv64-linux-gnu-gcc ($($CC -dumpfullversion)), $link; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/report.md"
@@ -288,3 +295,5 @@ verdicts=$(grep -c '^- \(PASS\|FAIL\) ' "$out/report.md")
 failed=$(grep -c '^- FAIL ' "$out/report.md")
 echo; echo "$((verdicts - failed)) of $verdicts verdicts hold (report: $out/report.md)" | tee -a "$out/report.md"
 [ "$failed" -eq 0 ]
+}
+main; exit   # on one line: bash has read it whole before main runs
