@@ -79,11 +79,11 @@ CFLAGS_DEB=$(debflags CFLAGS) CPPFLAGS_DEB=$(debflags CPPFLAGS) LDFLAGS_DEB=$(de
 # file's suffix). xz: preset 1 with 1 MiB blocks, so that every size has
 # several blocks for the threads (xz's default block is 3 x the dictionary);
 # xz 5.4 decompresses multi-block files with threads too. zstd: level 3 with
-# 1 MiB jobs (-B); its decompression has one worker (and an I/O thread).
+# 1 MiB jobs (-B); its decompression has no -T (one worker and an I/O thread).
 recipe() {
   case "$1" in
     xz-utils) prog=xz comp="-T$threads -1 --block-size=1MiB -c" decomp="-d -T$threads -c" sfx=xz ;;
-    libzstd) prog=zstd comp="-T$threads -B1048576 -c" decomp="-d -T$threads -c" sfx=zst ;;
+    libzstd) prog=zstd comp="-T$threads -B1048576 -c" decomp="-d -c" sfx=zst ;;
     *) echo "threads-packages.sh: no recipe for $1 (xz-utils, libzstd)" >&2; return 1 ;;
   esac
 }
@@ -200,6 +200,18 @@ run_pkg() { # PKG SRC BIN
     [ $((fl & 0x10000)) -ne 0 ] && nthr=$((nthr + 1))
   done < <(sed -nE 's/^(\[pid +[0-9]+\] )?clone\((0x[0-9a-f]+),.*\) = [0-9]+$/\2/p' "$d/strace.err")
 
+  # a corrupt stream (4 bytes in the middle of the native output changed):
+  # the error exit, while other threads may still decode, must be qemu's
+  local bad=$d/bad.$sfx n2
+  cp "$d/native.$sfx" "$bad"
+  n2=$(( $(stat -c %s "$bad") / 2 ))
+  printf 'XXXX' | dd of="$bad" bs=1 seek="$n2" conv=notrunc status=none
+  for c in $cols; do
+    [ "$c" = native ] && continue
+    read -r -a r <<<"${runner[$c]}"
+    timed "$c.bad" /dev/null "${r[@]}" "${de[@]}" "$bad"
+  done
+
   local nver; nver=$("$prog" --version 2>&1 | head -1)
   echo
   echo "### $pkg ($(basename "$src")): \`$prog $comp\` and \`$prog $decomp\`, $link riscv64 build"
@@ -242,6 +254,15 @@ run_pkg() { # PKG SRC BIN
   verdict "$pkg" "the native $prog decompresses kit-emu's output to the input" $?
   [ "$(tval strace 1)" = 0 ] && [ "$nthr" -ge 2 ]
   verdict "$pkg" "the guest ran threads under kit-emu ($nthr created by clone with CLONE_THREAD)" $?
+  local bc ok=0 got=""
+  [ "$(tval qemu.bad 1)" != 0 ] || ok=1
+  for c in $cols; do
+    case $c in native|qemu) continue ;; esac
+    bc=$(tval "$c.bad" 1)
+    got="$got, $c exit $bc"
+    [ "$bc" = "$(tval qemu.bad 1)" ] && cmp -s "$d/$c.bad.err" "$d/qemu.bad.err" || ok=1
+  done
+  verdict "$pkg" "a corrupt stream: qemu's error exit and message (qemu exit $(tval qemu.bad 1)$got; \"$(head -n1 "$d/qemu.bad.err" | sed 's/.*: //; s/ *$//')\")" $ok
   # the first lines of any failed run's stderr
   for c in $cols; do
     for s in c d; do
