@@ -194,7 +194,6 @@ run_pkg() { # PKG SRC BIN
   echo "threads-packages.sh: $pkg kit-emu --strace ($(date -u +%H:%M:%S))" >&2
   local -a eo; read -r -a eo <<<"$emuopts"
   timed strace /dev/null "$emu" "${eo[@]}" -L "$sysroot" --strace "$bin" "${co[@]}" "$input"
-  local nthr
   local nthr=0 fl
   while read -r fl; do
     [ $((fl & 0x10000)) -ne 0 ] && nthr=$((nthr + 1))
