@@ -152,17 +152,22 @@ make_input() {
 
 # ---------------------------------------------------------------- running
 # timed NAME OUTFILE CMD...: runs CMD (stdin: none), stdout to OUTFILE,
-# stderr to $d/NAME.err; writes "RC WALL CPU" to $d/NAME.time
+# stderr to $d/NAME.err; writes "RC WALL CPU" to $d/NAME.time. Sanitizer
+# reports also go to $d/san/NAME.PID (log_path): xz closes its stderr before
+# it exits (tuklib_exit), so a report at exit (LeakSanitizer's) would be lost
 timed() {
   local name=$1 o=$2; shift 2
   local tf=$d/$name.tf rc
-  { TIMEFORMAT='%R %U %S'; time timeout -k 10 "$tmo" "$@" </dev/null >"$o" 2>"$d/$name.err"; } 2>"$tf"
+  mkdir -p "$d/san"
+  { TIMEFORMAT='%R %U %S'; time ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$d/san/$name" \
+      timeout -k 10 "$tmo" "$@" </dev/null >"$o" 2>"$d/$name.err"; } 2>"$tf"
   rc=$?
   awk -v rc=$rc 'NF == 3 { printf "%d %.2f %.2f\n", rc, $1, $2 + $3 }' "$tf" | tail -1 >"$d/$name.time"
   rm -f "$tf"
 }
 tval() { awk -v n="$2" '{ print $n }' "$d/$1.time" 2>/dev/null; }   # NAME FIELD(1 rc, 2 wall, 3 cpu)
-reports() { grep -cE 'ERROR: (AddressSanitizer|LeakSanitizer)|SUMMARY: (Address|Leak)Sanitizer|runtime error:' "$@" 2>/dev/null | awk -F: '{ s += $NF } END { print s + 0 }'; }
+reports() { # RUN-NAME...: the sanitizer reports of those runs (stderr and log files)
+  local f; for f; do cat "$d/$f.err" "$d/san/$f".* 2>/dev/null; done | grep -cE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:'; }
 
 verdicts=0 failed=0
 verdict() { # PKG TEXT STATUS(0 = holds)
@@ -227,7 +232,7 @@ run_pkg() { # PKG SRC BIN
     if [ "$rcd" = 0 ] && cmp -s "$d/$c.back" "$input"; then rt[$c]=ok
     elif [ "$rcd" = 0 ]; then rt[$c]="differs"
     else rt[$c]="exit $rcd"; fi
-    local nrep=-; [ "$c" = kit-emu-asan ] && nrep=$(reports "$d/$c.c.err" "$d/$c.d.err")
+    local nrep=-; [ "$c" = kit-emu-asan ] && nrep=$(reports "$c.c" "$c.d")
     echo "| $c | $(stat -c %s "$d/$c.$sfx") | ${sha[$c]} | $(tval "$c.c" 2) | $(tval "$c.c" 3) | $(tval "$c.d" 2) | $(tval "$c.d" 3) | ${rt[$c]} | $nrep |"
   done
   echo
@@ -241,7 +246,7 @@ run_pkg() { # PKG SRC BIN
   [ "${sha[kit-emu]}" = "${sha[qemu]}" ] && [ "$(tval kit-emu.c 1)" = 0 ]
   verdict "$pkg" "kit-emu's compressed bytes equal qemu's and the native tool's (${sha[kit-emu]})" $?
   if [ $asan -eq 1 ]; then
-    local n; n=$(reports "$d/kit-emu-asan.c.err" "$d/kit-emu-asan.d.err")
+    local n; n=$(reports kit-emu-asan.c kit-emu-asan.d kit-emu-asan.bad)
     [ "${sha[kit-emu-asan]}" = "${sha[qemu]}" ] && [ "$(tval kit-emu-asan.c 1)" = 0 ] && [ "$n" = 0 ] && [ "${rt[kit-emu-asan]}" = ok ]
     verdict "$pkg" "kit-emu --sanitize=address: the same bytes (${sha[kit-emu-asan]}), the round trip, no sanitizer report ($n)" $?
   fi
@@ -265,8 +270,8 @@ run_pkg() { # PKG SRC BIN
   # the first lines of any failed run's stderr
   for c in $cols; do
     for s in c d; do
-      [ "$(tval "$c.$s" 1)" = 0 ] && { [ "$c" != kit-emu-asan ] || [ "$(reports "$d/$c.$s.err")" = 0 ]; } && continue
-      echo "  - $c ($([ $s = c ] && echo compress || echo decompress)): $(grep -m1 -E 'ERROR|rror|Sanitizer' "$d/$c.$s.err" || head -1 "$d/$c.$s.err")" | cut -c1-240
+      [ "$(tval "$c.$s" 1)" = 0 ] && { [ "$c" != kit-emu-asan ] || [ "$(reports "$c.$s")" = 0 ]; } && continue
+      echo "  - $c ($([ $s = c ] && echo compress || echo decompress)): $(cat "$d/$c.$s.err" "$d/san/$c.$s".* 2>/dev/null | grep -m1 -E 'ERROR|rror|Sanitizer' || head -1 "$d/$c.$s.err")" | cut -c1-240
     done
   done
 }
