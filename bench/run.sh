@@ -10,8 +10,10 @@
 # usage: bench/run.sh [--quick] [--only NAME[,NAME]] [--runs N] [--results FILE]
 #   --quick        small inputs, one run per row, fewer configurations, no sqlite
 #                  unless named by --only; compile time on Lua's largest files
-#   --only NAME    hello, lua, sqlite, bzip2, compile, cg, trace (comma-separated; trace, kit-emu
-#                  --trace's throughput by bench/trace.sh, runs only when named or with KIT_BENCH_TRACE=1)
+#   --only NAME    hello, lua, sqlite, bzip2, compile, cg, trace, mt (comma-separated; trace, kit-emu
+#                  --trace's throughput by bench/trace.sh, runs only when named or with KIT_BENCH_TRACE=1;
+#                  mt, xz -T2 and zstd -T2 natively, under qemu-riscv64 and kit-emu (bench/lib/mt.sh),
+#                  only when named or with KIT_BENCH_MT=1)
 #   --runs N       runs per row, median reported (default 3, --quick 1)
 #   --results FILE also write the report, with date and machine, to FILE
 # environment: KIT_BUILD (kit build dir, default build/), KIT_CACHE
@@ -55,7 +57,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 for w in ${ONLY//,/ }; do
-  case $w in hello|lua|sqlite|bzip2|compile|cg|trace) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg, trace)" >&2; exit 1 ;; esac
+  case $w in hello|lua|sqlite|bzip2|compile|cg|trace|mt) ;; *) echo "bench/run.sh: unknown workload '$w' (hello, lua, sqlite, bzip2, compile, cg, trace, mt)" >&2; exit 1 ;; esac
 done
 [ -n "$RUNS" ] || { [ "$QUICK" = 1 ] && RUNS=1 || RUNS=3; }
 # --quick leaves sqlite out (its builds alone take minutes) unless --only names it
@@ -157,7 +159,7 @@ time_table() {
   echo "|---|--:|--:|--:|--:|"
   echo "| setup (tools, sources, kit) | $T_SETUP | – | $T_SETUP | – |"
   local wl
-  for wl in hello lua sqlite bzip2 compile cg trace goals; do
+  for wl in hello lua sqlite bzip2 compile mt cg trace goals; do
     [ -n "${T_RUN[$wl]:-}" ] || continue
     echo "| $wl | ${T_BUILD[$wl]:-0} | ${T_RUN[$wl]} | $((${T_BUILD[$wl]:-0} + T_RUN[$wl])) | ${WL_BUDGET[$wl]:-–} |"
   done
@@ -174,6 +176,8 @@ time_table() {
 . "$BENCH_DIR/lib/rows.sh"
 # shellcheck source=lib/goals.sh
 . "$BENCH_DIR/lib/goals.sh"
+# shellcheck source=lib/mt.sh
+. "$BENCH_DIR/lib/mt.sh"
 
 # --- rows and rounds ----------------------------------------------------------------
 report() {
@@ -191,6 +195,12 @@ report() {
     t0=$SECONDS; "rows_$wl"; run_rounds "$wl"; T_RUN[$wl]=$((SECONDS - t0))
     print_table "$wl" "${WL_TITLE[$wl]}"
   done
+  # the multi-threaded rows (optional: their riscv64 builds come from Debian sources)
+  if [[ ",$ONLY," == *",mt,"* || ${KIT_BENCH_MT:-0} == 1 ]]; then
+    t0=$SECONDS; build_mt; T_BUILD[mt]=$((SECONDS - t0))
+    t0=$SECONDS; rows_mt; run_rounds mt; T_RUN[mt]=$((SECONDS - t0))
+    print_table mt "${WL_TITLE[mt]}"
+  fi
   if wanted cg; then t0=$SECONDS; cg_section; T_RUN[cg]=$((SECONDS - t0)); fi
   if [[ ",$ONLY," == *",trace,"* || ${KIT_BENCH_TRACE:-0} == 1 ]]; then
     echo
