@@ -39,6 +39,8 @@ struct KitEmuTool {
   void *protect_user;
   KitEmuInvalidateCb invalidate;
   void *invalidate_user;
+  KitEmuCodeCb code;
+  void *code_user;
   KitEmuSwitchCb tswitch;
   void *tswitch_user;
   KitEmuSignalCb signal;
@@ -188,6 +190,7 @@ void kit_emu_on_thread_switch(KitEmuTool *t, KitEmuSwitchCb cb, void *user) {
 void kit_emu_on_invalidate(KitEmuTool *t, KitEmuInvalidateCb cb, void *user) {
   t->invalidate = cb, t->invalidate_user = user;
 }
+void kit_emu_on_code(KitEmuTool *t, KitEmuCodeCb cb, void *user) { t->code = cb, t->code_user = user; }
 void kit_emu_on_signal(KitEmuTool *t, KitEmuSignalCb cb, void *user) { t->signal = cb, t->signal_user = user; }
 void kit_emu_on_thread_start(KitEmuTool *t, KitEmuThreadCb cb, void *user) {
   t->thread_start = cb, t->thread_start_user = user;
@@ -343,6 +346,7 @@ static bool counter_of(KitEmuU64 u, KitEmuCb *c) {
   }
   if (u.offset + 8 > u.score->entry_size) return false;
   c->area_off = u.score->off + u.offset;
+  c->base_off = u.score->off;
   return true;
 }
 
@@ -683,6 +687,11 @@ void kit_emu_ev_unmap(KitEmu *emu, uint64_t va, uint64_t len) {
 void kit_emu_ev_invalidate(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason) {
   FOR_TOOLS(emu, t) if (t->invalidate) t->invalidate(emu, lo, hi, reason, t->invalidate_user);
 }
+void kit_emu_ev_code(KitEmu *emu, uint64_t pc, unsigned tier, size_t ninsns) {
+  if (!emu->tools) return;
+  unsigned vcpu = kit_emu_vcpu(emu);
+  FOR_TOOLS(emu, t) if (t->code) t->code(emu, vcpu, pc, tier, ninsns, t->code_user);
+}
 void kit_emu_ev_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot) {
   FOR_TOOLS(emu, t) if (t->protect) t->protect(emu, va, len, prot, t->protect_user);
 }
@@ -714,6 +723,10 @@ bool kit_emu_thread_alive(KitEmu *emu, unsigned vcpu) {
 uint64_t kit_emu_thread_reg_read(KitEmu *emu, unsigned vcpu, const KitArchReg *reg) {
   KitEmuThread *t = thread_at(emu, vcpu);
   return t && reg && atomic_load(&t->live) ? emu->arch->get_reg(t->cpu, reg->num) : 0;
+}
+int kit_emu_thread_parent_tid(KitEmu *emu, unsigned vcpu) {
+  KitEmuThread *t = thread_at(emu, vcpu);
+  return t ? t->parent_tid : 0;
 }
 int kit_emu_thread_id(KitEmu *emu) {
   int tid = kit_thr(emu)->tid;

@@ -23,6 +23,7 @@ typedef struct KitEmuCb {
   /* inline ops and conditions: the counter, the operation, the immediate */
   uint64_t *addr;  /* a shared counter's address; NULL: per thread, at area_off */
   size_t area_off; /* of a per-thread counter in each thread's tool area */
+  size_t base_off; /* PUSH: the start of the counter's scoreboard entry in the area */
   uint64_t imm;
   uint8_t op;      /* KitEmuInlineOp, or KitEmuCond for a conditional callback */
   uint8_t rw;      /* memory callbacks: KIT_EMU_MEM_* */
@@ -106,6 +107,8 @@ void kit_emu_ev_map(KitEmu *emu, const KitEmuMapping *m);
 void kit_emu_ev_unmap(KitEmu *emu, uint64_t va, uint64_t len);
 void kit_emu_ev_protect(KitEmu *emu, uint64_t va, uint64_t len, uint8_t prot);
 void kit_emu_ev_invalidate(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason);
+/* code of tier (KIT_EMU_CODE_*) installed for the block at pc, from ninsns guest instructions */
+void kit_emu_ev_code(KitEmu *emu, uint64_t pc, unsigned tier, size_t ninsns);
 void kit_emu_ev_signal(KitEmu *emu, const KitEmuSignal *s);
 void kit_emu_ev_thread(KitEmu *emu, unsigned vcpu, bool start);
 void kit_emu_ev_exit(KitEmu *emu, int status);

@@ -51,6 +51,7 @@ typedef struct KitEmuThread {
   KitEmu *emu;
   unsigned vcpu; /* 0 for the first thread, then in order of creation */
   int tid;       /* the host thread's: the guest's gettid() */
+  int parent_tid; /* the thread that created it (0 for the first) */
   pthread_t host;
   /* signals */
   uint64_t sigmask;

@@ -31,6 +31,7 @@ KitEmuThread *kit_emu_thread_alloc(KitEmu *emu) {
   KitEmuThread *t = p;
   t->emu = emu;
   t->vcpu = vcpu;
+  t->parent_tid = vcpu ? (int)syscall(SYS_gettid) : 0; /* the creating thread's tid is its host thread's */
   t->tool_area = t->cpu + cpu;
   t->altstack_flags = 2; /* SS_DISABLE */
   atomic_store(&t->seen, UINT64_MAX); /* runs no block yet */

@@ -75,13 +75,15 @@ void kit_tier_after_fork(KitEmu *emu) {
   pthread_cond_init(&t->cv, NULL);
 }
 
-void kit_tier_take_code(KitEmu *emu, KitEmuBlock *b, int64_t (*code)(void *), KitDecodedInsn *insns, unsigned n) {
+void kit_tier_take_code(KitEmu *emu, KitEmuBlock *b, int64_t (*code)(void *), KitDecodedInsn *insns, unsigned n,
+                        unsigned tier) {
   b->code = code;
   free(b->code_insns);
   b->code_insns = insns;
   b->code_ninsns = n;
   for (unsigned i = 0; i < n; i++) /* a trace covers its other blocks' bytes too */
     kit_tcache_extend(emu->tc, b, insns[i].pc, insns[i].pc + insns[i].len);
+  kit_emu_ev_code(emu, b->pc, tier, n);
 }
 
 uint64_t kit_tier_run(KitEmu *emu, KitEmuBlock *b, bool *compiled) {

@@ -27,7 +27,7 @@ void kit_tier_baseline_take(KitEmu *emu, KitEmuBlock *b) {
   KitDecodedInsn *insns = code ? malloc(b->ninsns * sizeof *insns) : NULL;
   if (insns) {
     memcpy(insns, b->insns, b->ninsns * sizeof *insns);
-    kit_tier_take_code(emu, b, (int64_t (*)(void *))code, insns, b->ninsns);
+    kit_tier_take_code(emu, b, (int64_t (*)(void *))code, insns, b->ninsns, KIT_EMU_CODE_BASELINE);
     b->baseline = true;
     t->baseline_blocks++;
     kit_tier_interp_drop(b);

@@ -7,6 +7,7 @@
 #ifndef KIT_EMU_TIER_IMPL_H
 #define KIT_EMU_TIER_IMPL_H
 
+#include "instrument.h"
 #include "tier.h"
 
 #include <pthread.h>
@@ -93,8 +94,10 @@ struct KitEmuTierImpl {
 
 uint64_t kit_tier_thread_cpu_ns(void);
 /* b runs this code from now on; the instructions it was made from go with
- * it (the fault path reads them; tool hooks may point into them) */
-void kit_tier_take_code(KitEmu *emu, KitEmuBlock *b, int64_t (*code)(void *), KitDecodedInsn *insns, unsigned n);
+ * it (the fault path reads them; tool hooks may point into them); tier
+ * (KIT_EMU_CODE_*) is what the tools' code event says */
+void kit_tier_take_code(KitEmu *emu, KitEmuBlock *b, int64_t (*code)(void *), KitDecodedInsn *insns, unsigned n,
+                        unsigned tier);
 
 /* tier_interp.c: the interpreter (tier 0). run: b's CG interpreted once,
  * the next pc in *next; false when it could not run (a SIGILL raised, or an

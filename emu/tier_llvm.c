@@ -165,7 +165,7 @@ static void install(KitEmu *emu, Job *j) {
   KitEmuBlock *b = j->generation == emu->tc->generation ? kit_tcache_lookup(emu->tc, j->pc) : NULL;
   if (j->tier == 2) { /* tools are off (kit_tier_new): nothing points into the old insns */
     if (b && j->fn && b->code) {
-      kit_tier_take_code(emu, b, j->fn, j->insns, j->n);
+      kit_tier_take_code(emu, b, j->fn, j->insns, j->n, KIT_EMU_CODE_TIER2);
       b->tier2 = true;
       b->baseline = false;
       kit_tcache_relink(emu->tc, b);
@@ -177,7 +177,7 @@ static void install(KitEmu *emu, Job *j) {
     return;
   }
   if (b && j->fn) {
-    kit_tier_take_code(emu, b, j->fn, j->insns, j->n);
+    kit_tier_take_code(emu, b, j->fn, j->insns, j->n, KIT_EMU_CODE_LLVM);
     emu->stats.blocks_jitted++;
     kit_tier_interp_drop(b); /* installs happen between blocks */
   } else {

@@ -199,14 +199,41 @@ static KitCgVal counter_ptr(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) 
   return kit_emu_cg_thread_field(b, x->seam.cpu, area + c->area_off);
 }
 
-/* an inline op: no call */
-static void inline_op(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) {
-  uint8_t op = c->op;
-  uint64_t imm = c->imm;
-  KitCgVal p = counter_ptr(x, b, c), v = kit_cg_iconst(b, KIT_CG_I64, imm);
-  if (op == KIT_EMU_INLINE_ADD) v = kit_cg_binop(b, KIT_CG_OP_ADD, kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL), v);
-  kit_cg_store(b, v, p, 8, KIT_CG_INTERNAL);
+/* the start of a PUSH cursor's scoreboard entry (a shared cursor: itself) */
+static KitCgVal entry_ptr(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) {
+  if (c->addr) return kit_emu_cg_host_ptr(b, c->addr);
+  KitEmuThread *t = x->emu->threads[0];
+  size_t area = (size_t)(t->tool_area - (uint8_t *)t);
+  return kit_emu_cg_thread_field(b, x->seam.cpu, area + c->base_off);
 }
+
+static bool same_counter(const KitEmuCb *a, const KitEmuCb *c) {
+  return a->addr == c->addr && a->area_off == c->area_off;
+}
+
+/* inline ops l[0..n): no call. A run of PUSHes to one cursor is one load
+ * and one store of it, a store per word between. Returns how many it
+ * emitted (>= 1). */
+static uint32_t inline_ops(const Xlate *x, KitCgBuilder *b, const KitEmuCb *l, uint32_t n) {
+  const KitEmuCb *c = &l[0];
+  KitCgVal p = counter_ptr(x, b, c);
+  if (c->op == KIT_EMU_INLINE_PUSH) {
+    uint32_t k = 1;
+    while (k < n && l[k].op == KIT_EMU_INLINE_PUSH && same_counter(&l[k], c)) k++;
+    KitCgVal off = kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL);
+    KitCgVal at = kit_cg_ptradd(b, entry_ptr(x, b, c), off);
+    for (uint32_t i = 0; i < k; i++)
+      kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, l[i].imm), i ? kit_cg_ptradd(b, at, kit_cg_iconst(b, KIT_CG_I64, 8 * i)) : at,
+                   8, KIT_CG_INTERNAL);
+    kit_cg_store(b, kit_cg_binop(b, KIT_CG_OP_ADD, off, kit_cg_iconst(b, KIT_CG_I64, 8 * k)), p, 8, KIT_CG_INTERNAL);
+    return k;
+  }
+  KitCgVal v = kit_cg_iconst(b, KIT_CG_I64, c->imm);
+  if (c->op == KIT_EMU_INLINE_ADD) v = kit_cg_binop(b, KIT_CG_OP_ADD, kit_cg_load(b, KIT_CG_I64, p, 8, KIT_CG_INTERNAL), v);
+  kit_cg_store(b, v, p, 8, KIT_CG_INTERNAL);
+  return 1;
+}
+static void inline_op(const Xlate *x, KitCgBuilder *b, const KitEmuCb *c) { inline_ops(x, b, c, 1); }
 
 /* conditional callbacks: the compare inline, the call only when it holds */
 static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
@@ -231,7 +258,7 @@ static void cond_calls(const Xlate *x, KitCgBuilder *b, const KitEmuCbList *l) {
  * kit_emu_instr_fault), its conditional and plain callbacks */
 static void tb_entry(const Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, unsigned i, unsigned sn) {
   const KitEmuTbRec *r = seq[i].instr->tb;
-  for (uint32_t k = 0; k < r->inl.n; k++) inline_op(x, b, &r->inl.cb[k]);
+  for (uint32_t k = 0; k < r->inl.n;) k += inline_ops(x, b, &r->inl.cb[k], r->inl.n - k);
   KitEmuCb acc[16]; /* one ADD per counter, imm the sum */
   unsigned nacc = 0;
   for (unsigned j = i; j < sn && j < i + r->ninsns; j++) {
@@ -274,8 +301,15 @@ static void emit_before(Xlate *x, KitCgBuilder *b, const KitDecodedInsn *seq, un
   bool calls = e->exec.n || e->cond.n || (e->index == 0 && (e->tb->exec.n || e->tb->cond.n));
   if (calls) kit_cg_store(b, kit_cg_iconst(b, KIT_CG_I64, seq[i].pc), x->seam.cpu, 8, KIT_CG_INTERNAL);
   if (e->index == 0) tb_entry(x, b, seq, i, sn);
-  for (uint32_t k = 0; k < e->inl.n; k++)
-    if (e->inl.cb[k].op != KIT_EMU_INLINE_ADD) inline_op(x, b, &e->inl.cb[k]);
+  for (uint32_t k = 0; k < e->inl.n;) {
+    if (e->inl.cb[k].op == KIT_EMU_INLINE_ADD) { /* summed at the block's entry */
+      k++;
+      continue;
+    }
+    uint32_t m = k + 1; /* the run of non-ADDs from k */
+    while (m < e->inl.n && e->inl.cb[m].op != KIT_EMU_INLINE_ADD) m++;
+    k += inline_ops(x, b, &e->inl.cb[k], m - k);
+  }
   cond_calls(x, b, &e->cond);
   exec_calls(x, b, &e->exec);
 }

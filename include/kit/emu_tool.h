@@ -35,7 +35,7 @@ extern "C" {
  *     int kit_emu_tool_main(KitEmuTool *tool, const char *args);
  * and kit-emu refuses it, in one line naming both versions, when its version
  * is outside [KIT_EMU_TOOL_API_MIN_VERSION, KIT_EMU_TOOL_API_VERSION]. */
-#define KIT_EMU_TOOL_API_VERSION 3u
+#define KIT_EMU_TOOL_API_VERSION 4u
 #define KIT_EMU_TOOL_API_MIN_VERSION 3u
 
 typedef struct KitEmuTool KitEmuTool;
@@ -145,8 +145,15 @@ uint64_t kit_emu_u64_sum(KitEmuU64 u);
 /* Inline operations: emitted into the generated code, no call. An
  * instruction's ADD counts the instruction when it retires: a block adds its
  * instructions' immediates once, on entry, and a load or store that faults
- * takes back those of itself and the instructions after it. */
-typedef enum KitEmuInlineOp { KIT_EMU_INLINE_ADD, KIT_EMU_INLINE_STORE } KitEmuInlineOp;
+ * takes back those of itself and the instructions after it. STORE writes
+ * imm to u. PUSH (version 4) appends imm to a buffer: u holds a byte
+ * offset from the start of u's own scoreboard entry (for a shared u64, from
+ * the u64's address), the op stores imm as a u64 there and adds 8 to u.
+ * Pushes at one point to one u are one load and one store of u. Put the
+ * buffer before u in the entry (a new thread's zeroed u then starts it), and
+ * drain it with a conditional callback (`u GE limit`) after the pushes: a
+ * record stream written by the generated code with no call per record. */
+typedef enum KitEmuInlineOp { KIT_EMU_INLINE_ADD, KIT_EMU_INLINE_STORE, KIT_EMU_INLINE_PUSH } KitEmuInlineOp;
 void kit_emu_tb_inline(KitEmuTb *tb, KitEmuInlineOp op, KitEmuU64 u, uint64_t imm);
 void kit_emu_insn_inline(KitEmuInsn *insn, KitEmuInlineOp op, KitEmuU64 u, uint64_t imm);
 
@@ -241,6 +248,18 @@ enum {
 };
 typedef void (*KitEmuInvalidateCb)(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason, void *user);
 void kit_emu_on_invalidate(KitEmuTool *tool, KitEmuInvalidateCb cb, void *user);
+
+/* Code installed for a block (version 4): the block at pc now runs as
+ * machine code of `tier`, compiled from ninsns guest instructions (a trace
+ * or region covers the blocks after it too). Until its first such event a
+ * block runs in the interpreter. On the guest thread, between blocks. */
+enum {
+  KIT_EMU_CODE_BASELINE = 1, /* the baseline compiler (cg/baseline) */
+  KIT_EMU_CODE_LLVM = 2,     /* LLVM: --tier=1, or the worker's first compile */
+  KIT_EMU_CODE_TIER2 = 3,    /* LLVM again, a hot block's trace or region (tier 2) */
+};
+typedef void (*KitEmuCodeCb)(KitEmu *emu, unsigned vcpu, uint64_t pc, unsigned tier, size_t ninsns, void *user);
+void kit_emu_on_code(KitEmuTool *tool, KitEmuCodeCb cb, void *user);
 
 /* A signal about to be delivered to a guest handler, or to end the guest
  * by its default action: number, si_code, si_addr (faults) and the pc it
@@ -377,6 +396,8 @@ void kit_emu_request_flush(KitEmu *emu);
  * caller holds the execution lock (in a callback): the thread written to
  * does not run then. */
 int kit_emu_thread_tid(KitEmu *emu, unsigned vcpu);
+/* the Linux thread id of the thread that created thread vcpu (0 for the first thread; version 4) */
+int kit_emu_thread_parent_tid(KitEmu *emu, unsigned vcpu);
 void kit_emu_thread_reg_write(KitEmu *emu, unsigned vcpu, const KitArchReg *reg, uint64_t value);
 
 #ifdef __cplusplus

@@ -8,7 +8,9 @@
  * values the registers hold, system call entry/exit pairs and a call a tool
  * answers itself, map events, a memory DENY that becomes a guest SIGSEGV
  * with the value the store would write, two tools at once, a tool that
- * detaches itself midway and one that attaches then. */
+ * detaches itself midway and one that attaches then; records pushed into
+ * per-thread and shared buffers by the generated code (KIT_EMU_INLINE_PUSH)
+ * = the block callbacks' pcs; code events per tier = the tiers' counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@ typedef struct Counts {
   uint64_t blocks, block_insns, insn_cbs, calls, rets, conds, jumps, sys_in, sys_out, maps, loads, stores;
   uint64_t denied, denied_value, regw, regw_bad, cond_fires, multi_insn_blocks, shadow_ok, shadow_missing;
   uint64_t inl_insns, inl_blocks, other_insns, late_blocks, detach_at, answered;
+  uint64_t pc_sum, pushed_sum, pushed_n, pushed_bad, shared_sum, shared_n, drains, code[4], code_insns;
   KitEmuStats stats;
   KitEmuShadowPlane *plane;
   KitEmuTool *late;
@@ -33,6 +36,45 @@ typedef struct Counts {
 static Counts c;
 static KitEmuScoreboard *board;
 
+/* PUSH: a per-thread buffer (the fill level after it, so a zeroed entry
+ * starts at buf[0]) and a shared one (the level before it: a shared u64's
+ * offset counts from the u64) */
+enum { PUSH_WORDS = 64, PUSH_MAGIC = 0x6b6974 };
+typedef struct PushBuf {
+  uint64_t buf[PUSH_WORDS];
+  uint64_t used;
+} PushBuf;
+static KitEmuScoreboard *pushes;
+static struct {
+  uint64_t used;
+  uint64_t buf[16];
+} shared_push;
+
+static void drain(PushBuf *p) {
+  for (uint64_t i = 0; i + 1 < p->used / 8; i += 2) {
+    c.pushed_bad += p->buf[i] != PUSH_MAGIC;
+    c.pushed_sum += p->buf[i + 1];
+    c.pushed_n++;
+  }
+  p->used = 0;
+  c.drains++;
+}
+static void on_push_full(KitEmu *e, unsigned vcpu, void *u) {
+  (void)e, (void)u;
+  drain(kit_emu_scoreboard_entry(pushes, vcpu));
+}
+static void on_shared_full(KitEmu *e, unsigned vcpu, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  for (uint64_t i = 0; i < (shared_push.used - 8) / 8; i++) c.shared_sum += shared_push.buf[i], c.shared_n++;
+  shared_push.used = 8;
+}
+static void on_code(KitEmu *e, unsigned vcpu, uint64_t pc, unsigned tier, size_t n, void *u) {
+  (void)e, (void)vcpu, (void)u;
+  assert_true(pc != 0 && n >= 1);
+  c.code[tier < 4 ? tier : 0]++;
+  c.code_insns += n;
+}
+
 static void on_block(KitEmu *e, unsigned vcpu, void *u) {
   uintptr_t n = (uintptr_t)u;
   assert_int_equal(vcpu, 0);
@@ -40,6 +82,7 @@ static void on_block(KitEmu *e, unsigned vcpu, void *u) {
   c.block_insns += n;
   if (n > 1) c.multi_insn_blocks++;
   assert_true(kit_emu_get_pc(e) != 0);
+  c.pc_sum += kit_emu_get_pc(e);
 }
 static void on_insn(KitEmu *e, unsigned vcpu, void *u) {
   (void)vcpu;
@@ -120,6 +163,13 @@ static void on_tb(KitEmuTool *t, KitEmuTb *tb, void *u) {
   kit_emu_tb_exec_cb(tb, on_block, (void *)(uintptr_t)n);
   kit_emu_tb_inline(tb, KIT_EMU_INLINE_ADD, kit_emu_u64_per_thread(board, 8), 1);
   kit_emu_tb_cond_cb(tb, on_cond, KIT_EMU_COND_EQ, kit_emu_u64_per_thread(board, 8), 1000, NULL);
+  KitEmuU64 used = kit_emu_u64_per_thread(pushes, offsetof(PushBuf, used));
+  kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, used, PUSH_MAGIC);
+  kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, used, kit_emu_tb_pc(tb));
+  kit_emu_tb_cond_cb(tb, on_push_full, KIT_EMU_COND_GE, used, 8 * PUSH_WORDS, NULL);
+  kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, kit_emu_u64_shared(&shared_push.used), kit_emu_tb_pc(tb));
+  kit_emu_tb_cond_cb(tb, on_shared_full, KIT_EMU_COND_GE, kit_emu_u64_shared(&shared_push.used), sizeof shared_push,
+                     NULL);
   kit_emu_tb_edge_cb(tb, on_edge, NULL);
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
@@ -198,6 +248,10 @@ static Counts run(Mode m) {
   assert_non_null(t);
   board = kit_emu_scoreboard_new(t, 16);
   assert_non_null(board);
+  pushes = kit_emu_scoreboard_new(t, sizeof(PushBuf));
+  assert_non_null(pushes);
+  shared_push.used = 8;
+  kit_emu_on_code(t, on_code, NULL);
   kit_emu_on_tb_trans(t, on_tb, NULL);
   kit_emu_on_syscall(t, on_sys_in, NULL);
   kit_emu_on_syscall_ret(t, on_sys_out, NULL);
@@ -217,6 +271,8 @@ static Counts run(Mode m) {
   c.inl_insns = kit_emu_u64_sum(kit_emu_u64_per_thread(board, 0));
   c.inl_blocks = kit_emu_u64_sum(kit_emu_u64_per_thread(board, 8));
   c.other_insns = other;
+  drain(kit_emu_scoreboard_entry(pushes, 0));
+  on_shared_full(emu, 0, NULL);
   if (m.tier == KIT_EMU_TIER_AUTO) /* a batch may be dropped by an invalidation and re-lifted */
     assert_true(pass_calls >= c.stats.tier0_lifts + c.stats.blocks_jitted + c.stats.blocks_baseline);
   else
@@ -241,6 +297,17 @@ static void check_common(const Counts *k) {
   assert_true(k->sys_in >= 5);
   assert_int_equal(k->answered, 1);
   assert_true(k->maps >= 4); /* the initial ones, heap growth, the fixed mmap */
+  /* what the generated code pushed is what the block callbacks saw */
+  assert_int_equal(k->pushed_bad, 0);
+  assert_int_equal(k->pushed_n, k->blocks);
+  assert_int_equal(k->pushed_sum, k->pc_sum);
+  assert_true(k->drains > k->blocks / (PUSH_WORDS / 2)); /* the buffer filled and was drained */
+  assert_int_equal(k->shared_n, k->blocks);
+  assert_int_equal(k->shared_sum, k->pc_sum);
+  /* code events: one per block compiled, by tier */
+  assert_int_equal(k->code[KIT_EMU_CODE_BASELINE], k->stats.blocks_baseline);
+  assert_int_equal(k->code[KIT_EMU_CODE_LLVM], k->stats.blocks_jitted);
+  assert_int_equal(k->code[KIT_EMU_CODE_TIER2], k->stats.blocks_tier2);
 }
 
 static void check_reference(const Counts *k) {
