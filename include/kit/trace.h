@@ -14,7 +14,8 @@
 extern "C" {
 #endif
 
-#define KIT_TRACE_VERSION 2u
+#define KIT_TRACE_VERSION 3u
+#define KIT_TRACE_MIN_VERSION 2u /* the oldest a reader takes (version 3 added CODE records) */
 
 typedef enum KitTraceKind {
   KIT_TRACE_BLOCK = 1,      /* a translated block ran: pc (its instructions: its TRANSLATE record) */
@@ -31,6 +32,7 @@ typedef enum KitTraceKind {
   KIT_TRACE_EXIT = 12,      /* the process ended: status */
   KIT_TRACE_PARTIAL = 13,   /* the thread's last block (pc) retired only its first count instructions (a fault) */
   KIT_TRACE_PROBE = 14,     /* a --probe hit: pc, the probe's number and spec */
+  KIT_TRACE_CODE = 15,      /* machine code installed for the block at pc: tier, guest instructions it covers */
   KIT_TRACE_KIND_MAX
 } KitTraceKind;
 
@@ -76,10 +78,13 @@ typedef struct KitTraceEvent {
     struct { int32_t status; } exit;
     struct { uint64_t count; } partial;                          /* pc is the block's */
     struct { uint32_t index; const char *spec; } probe;            /* pc is the probed instruction's */
+    struct { uint8_t tier; uint32_t ninsns; } code;                /* pc is the block's */
   } u;
 } KitTraceEvent;
 
 enum { KIT_TRACE_LEN_JUMP = 0x80 };
+/* tiers (TRANSLATE: the one a block starts in; CODE: the one it runs in from then on) */
+enum { KIT_TRACE_TIER_INTERP = 0, KIT_TRACE_TIER_BASELINE = 1, KIT_TRACE_TIER_LLVM = 2, KIT_TRACE_TIER_2 = 3 };
 #define KIT_TRACE_MMAP_PROTECT 0x80000000u
 
 /* The pcs of a TRANSLATE event's instructions, in order (at most cap):

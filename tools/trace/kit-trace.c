@@ -62,6 +62,7 @@ static void dump_event(const KitTraceEvent *e) {
   case KIT_TRACE_EXIT: printf(" status=%d", e->u.exit.status); break;
   case KIT_TRACE_PARTIAL: printf(" pc=0x%" PRIx64 " retired=%" PRIu64, e->pc, e->u.partial.count); break;
   case KIT_TRACE_PROBE: printf(" %u %s pc=0x%" PRIx64, e->u.probe.index, e->u.probe.spec, e->pc); break;
+  case KIT_TRACE_CODE: printf(" pc=0x%" PRIx64 " tier=%u insns=%u", e->pc, e->u.code.tier, e->u.code.ninsns); break;
   default: break;
   }
   putchar('\n');
@@ -162,7 +163,7 @@ static void free_expander(Expander *x) {
 }
 
 static int stats(KitTraceReader *r) {
-  uint64_t kinds[KIT_TRACE_KIND_MAX] = {0}, dropped = 0, ninsns = 0;
+  uint64_t kinds[KIT_TRACE_KIND_MAX] = {0}, dropped = 0, ninsns = 0, tiers[4] = {0};
   Counts blocks = {0}, calls = {0}, errors = {0}, probes = {0};
   char *probe_names[256] = {0};
   Expander x = {0};
@@ -178,6 +179,7 @@ static int stats(KitTraceReader *r) {
       if (e.u.syscall.ret < 0 && e.u.syscall.ret > -4096) count_of(&errors, e.u.syscall.nr)->n++;
     }
     if (e.kind == KIT_TRACE_DROPPED) dropped += e.u.dropped.count;
+    if (e.kind == KIT_TRACE_CODE) tiers[e.u.code.tier & 3]++;
     if (e.kind == KIT_TRACE_PROBE && e.u.probe.index < 256) {
       count_of(&probes, e.u.probe.index)->n++;
       if (!probe_names[e.u.probe.index]) probe_names[e.u.probe.index] = strdup(e.u.probe.spec);
@@ -187,6 +189,12 @@ static int stats(KitTraceReader *r) {
     if (kinds[k]) printf("%-12s %" PRIu64 "\n", kit_trace_kind_name((KitTraceKind)k), kinds[k]);
   if (kinds[KIT_TRACE_BLOCK]) printf("%-12s %" PRIu64 "\n", "insns", ninsns);
   if (dropped) printf("%-12s %" PRIu64 " records lost\n", "lost", dropped);
+  static const char *const tier_name[4] = {"interpreter", "baseline", "llvm", "tier2"};
+  if (kinds[KIT_TRACE_CODE]) {
+    printf("code installed:\n");
+    for (int t = 1; t < 4; t++)
+      if (tiers[t]) printf("  %-16s %" PRIu64 " blocks\n", tier_name[t], tiers[t]);
+  }
   size_t n;
   Count *s = sorted(&blocks, &n);
   if (n) printf("hottest blocks:\n");

@@ -145,6 +145,7 @@ static void encode(Buf *b, const KitTraceEvent *e) {
   case KIT_TRACE_DROPPED: put64(b, e->u.dropped.count); break;
   case KIT_TRACE_EXIT: put64(b, e->time_ns), put32(b, (uint32_t)e->u.exit.status); break;
   case KIT_TRACE_PARTIAL: put64(b, e->pc), put64(b, e->u.partial.count); break;
+  case KIT_TRACE_CODE: put64(b, e->pc), put32(b, e->u.code.tier), put32(b, e->u.code.ninsns); break;
   case KIT_TRACE_PROBE: {
     const char *spec = e->u.probe.spec ? e->u.probe.spec : "";
     uint32_t n = (uint32_t)strlen(spec);
@@ -427,8 +428,9 @@ static bool read_header(KitTraceReader *r, char *err, size_t errsz) {
     return false;
   }
   uint32_t version = get32(fixed + 8), len = get32(fixed + 12);
-  if (version != KIT_TRACE_VERSION) {
-    snprintf(err, errsz, "trace format version %u; this reader takes version %u", version, KIT_TRACE_VERSION);
+  if (version < KIT_TRACE_MIN_VERSION || version > KIT_TRACE_VERSION) {
+    snprintf(err, errsz, "trace format version %u; this reader takes versions %u to %u", version, KIT_TRACE_MIN_VERSION,
+             KIT_TRACE_VERSION);
     return false;
   }
   if (len < 32 || len > (1u << 20) || len % 8) {
@@ -504,7 +506,7 @@ static size_t min_size(KitTraceKind k) {
       [KIT_TRACE_BLOCK] = 16, [KIT_TRACE_BRANCH] = 32, [KIT_TRACE_MEM] = 40, [KIT_TRACE_REG] = 32,
       [KIT_TRACE_SYSCALL] = 88, [KIT_TRACE_MMAP] = 52, [KIT_TRACE_SIGNAL] = 40, [KIT_TRACE_THREAD] = 20,
       [KIT_TRACE_TRANSLATE] = 24, [KIT_TRACE_INVALIDATE] = 32, [KIT_TRACE_DROPPED] = 16, [KIT_TRACE_EXIT] = 20,
-      [KIT_TRACE_PARTIAL] = 24, [KIT_TRACE_PROBE] = 32};
+      [KIT_TRACE_PARTIAL] = 24, [KIT_TRACE_PROBE] = 32, [KIT_TRACE_CODE] = 24};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? sz[k] : 0;
 }
 
@@ -565,6 +567,7 @@ static void decode(const uint8_t *p, size_t size, KitTraceEvent *e) {
   case KIT_TRACE_DROPPED: e->u.dropped.count = get64(f); break;
   case KIT_TRACE_EXIT: e->time_ns = get64(f), e->u.exit.status = (int32_t)get32(f + 8); break;
   case KIT_TRACE_PARTIAL: e->pc = get64(f), e->u.partial.count = get64(f + 8); break;
+  case KIT_TRACE_CODE: e->pc = get64(f), e->u.code.tier = (uint8_t)get32(f + 8), e->u.code.ninsns = get32(f + 12); break;
   case KIT_TRACE_PROBE: {
     e->time_ns = get64(f), e->pc = get64(f + 8), e->u.probe.index = get32(f + 16);
     uint32_t n = get32(f + 20);
@@ -674,6 +677,6 @@ const char *kit_trace_kind_name(KitTraceKind k) {
       [KIT_TRACE_REG] = "regs", [KIT_TRACE_SYSCALL] = "syscall", [KIT_TRACE_MMAP] = "mmap",
       [KIT_TRACE_SIGNAL] = "signal", [KIT_TRACE_THREAD] = "thread", [KIT_TRACE_TRANSLATE] = "translate",
       [KIT_TRACE_INVALIDATE] = "invalidate", [KIT_TRACE_DROPPED] = "dropped", [KIT_TRACE_EXIT] = "exit",
-      [KIT_TRACE_PARTIAL] = "partial", [KIT_TRACE_PROBE] = "probe"};
+      [KIT_TRACE_PARTIAL] = "partial", [KIT_TRACE_PROBE] = "probe", [KIT_TRACE_CODE] = "code"};
   return k > 0 && k < KIT_TRACE_KIND_MAX ? names[k] : "unknown";
 }

@@ -1,12 +1,15 @@
 /* emu/tools/trace_tool/trace_tool.c — kit-emu --trace: guest events as kit's
  * trace stream (docs/trace-format.md) to a file or a shared-memory ring. The
- * hot records are words stored into a per-thread buffer: a block callback
- * writes one BLOCK record (pc) per block run, and the consumer expands it to
+ * hot records are words stored into a per-thread buffer, a scoreboard
+ * entry: the generated code itself pushes one BLOCK record (pc) per block
+ * run (inline stores, no call), and the consumer expands it to
  * per-instruction pcs through the block's TRANSLATE record, written once at
  * translation time; memory and register callbacks write MEM and REG
- * records. A full buffer goes to the writer in one piece (lossless: a full
- * ring makes the guest wait; --trace-drop: the piece is left out and its
- * records counted). */
+ * records into the same buffer, so a thread's records keep their order.
+ * Records are written with thread id 0 and get the thread's id when the
+ * buffer is flushed. A full buffer goes to the writer in one piece
+ * (lossless: a full ring makes the guest wait; --trace-drop: the piece is
+ * left out and its records counted). */
 #include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -36,18 +39,19 @@ static const struct {
                 EV_INVALIDATE},
 };
 
-/* one guest thread's buffer of encoded records */
-enum { BUF_WORDS = 8192, HOT_WORDS = 8, MAX_STREAMS = 64 };
+/* one guest thread's buffer of encoded records: its entry of the tool's
+ * scoreboard (zeroed for a new thread) */
+enum { BUF_WORDS = 8192, HOT_WORDS = 8 };
+#define BUF_LIMIT ((uint64_t)(BUF_WORDS - HOT_WORDS) * 8) /* bytes: at or past it the buffer is flushed */
 typedef struct Stream {
-  uint64_t *w, *end;   /* the next free word; past end (HOT_WORDS before the buffer's end) it is flushed */
-  uint64_t nrec;
+  uint64_t buf[BUF_WORDS];
+  uint64_t used;       /* bytes of buf written; generated code's pushes advance it (before it: buf) */
+  uint64_t last_block; /* the pc of the last BLOCK record (generated code stores it) */
   uint64_t tid_bits;   /* the thread id in a record head's upper half */
   KitEmuSyscall sc;    /* the system call in progress (mmap flags) */
   bool in_syscall;
   uint64_t sc_start;   /* when it began (ns since the stream's start) */
   bool full_regs;      /* registers changed wholesale (a signal delivered): all of them at the next block */
-  uint64_t last_block; /* the pc of the last BLOCK record */
-  uint64_t buf[BUF_WORDS];
 } Stream;
 
 static struct {
@@ -61,7 +65,7 @@ static struct {
   const KitArchReg *regs;
   size_t nregs;
   unsigned ret_reg;
-  Stream *streams[MAX_STREAMS];
+  KitEmuScoreboard *streams; /* a Stream per thread */
   /* every translated block's instruction pcs by its pc (open addressing):
    * where a fault cut a block short */
   struct Translated { uint64_t pc; uint32_t n; uint64_t *pcs; } *blocks;
@@ -103,53 +107,63 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* the buffer to the writer: each record's head gets the thread id */
 static void flush(Stream *s, bool must) {
-  size_t bytes = (size_t)(s->w - s->buf) * 8;
-  if (!bytes) return;
+  size_t words = (size_t)(s->used < sizeof s->buf ? s->used : sizeof s->buf) / 8, nrec = 0;
+  if (!words) return;
+  for (size_t i = 0; i < words; nrec++) {
+    uint32_t len = (uint32_t)s->buf[i] >> 8;
+    s->buf[i] |= s->tid_bits;
+    i += len ? len : 1;
+  }
   pthread_mutex_lock(&T.lock);
-  if (T.w && getpid() == T.pid && kit_trace_write_records(T.w, s->buf, bytes, s->nrec, must) < 0 && !T.failed) {
+  if (T.w && getpid() == T.pid && kit_trace_write_records(T.w, s->buf, words * 8, nrec, must) < 0 && !T.failed) {
     T.failed = true;
     fprintf(T.err, "kit-emu: --trace: writing the trace failed; the rest is lost\n");
   }
   pthread_mutex_unlock(&T.lock);
-  s->w = s->buf;
-  s->nrec = 0;
+  s->used = 0;
 }
 
+/* the running thread's stream (callbacks run on the thread they name) */
 static Stream *stream_of(KitEmu *emu, unsigned vcpu) {
-  if (vcpu >= MAX_STREAMS) vcpu = MAX_STREAMS - 1;
-  Stream *s = T.streams[vcpu];
-  if (__builtin_expect(s != NULL, 1)) return s;
-  s = calloc(1, sizeof *s);
-  if (!s) abort();
-  s->w = s->buf;
-  s->end = s->buf + BUF_WORDS - HOT_WORDS;
-  s->tid_bits = (uint64_t)(uint32_t)kit_emu_thread_id(emu) << 32;
-  return T.streams[vcpu] = s;
+  Stream *s = kit_emu_scoreboard_entry(T.streams, vcpu);
+  if (!s) abort(); /* every thread has an entry */
+  if (__builtin_expect(!s->tid_bits, 0)) s->tid_bits = (uint64_t)(uint32_t)kit_emu_thread_id(emu) << 32;
+  return s;
+}
+
+/* the next n words of s's buffer, and after writing them end_put */
+static uint64_t *put_at(Stream *s) { return s->buf + s->used / 8; }
+static void end_put(Stream *s, unsigned words) {
+  s->used += 8 * words;
+  if (__builtin_expect(s->used >= BUF_LIMIT, 0)) flush(s, false);
+}
+
+/* the generated code's pushes filled the buffer */
+static void on_full(KitEmu *emu, unsigned vcpu, void *user) {
+  (void)user;
+  flush(stream_of(emu, vcpu), false);
 }
 
 /* a record of any kind, through the library's encoder (the rare kinds) */
 static void put_event(Stream *s, KitTraceEvent *ev) {
-  ev->tid = (uint32_t)(s->tid_bits >> 32);
-  size_t room = (size_t)(s->buf + BUF_WORDS - s->w) * 8;
-  size_t n = kit_trace_encode(ev, s->w, room);
+  ev->tid = 0; /* flush sets it */
+  size_t room = sizeof s->buf - s->used;
+  size_t n = kit_trace_encode(ev, put_at(s), room);
   if (n > room) {
     flush(s, false);
     room = sizeof s->buf;
-    n = kit_trace_encode(ev, s->w, room);
+    n = kit_trace_encode(ev, put_at(s), room);
     if (n > room) return; /* a record larger than a buffer: not written (paths are short) */
   }
-  s->w += n / 8;
-  s->nrec++;
-  if (s->w > s->end) flush(s, false);
+  end_put(s, (unsigned)(n / 8));
 }
 
 static void put_reg(Stream *s, uint64_t pc, unsigned reg, uint64_t value) {
-  uint64_t *w = s->w;
-  w[0] = s->tid_bits | HEAD(KIT_TRACE_REG, 4), w[1] = pc, w[2] = value, w[3] = reg;
-  s->w = w + 4;
-  s->nrec++;
-  if (s->w > s->end) flush(s, false);
+  uint64_t *w = put_at(s);
+  w[0] = HEAD(KIT_TRACE_REG, 4), w[1] = pc, w[2] = value, w[3] = reg;
+  end_put(s, 4);
 }
 
 /* every register but the pc, as REG records at pc (a thread's initial state,
@@ -166,29 +180,23 @@ static uint64_t cur_pc(KitEmu *emu) {
 
 /* ---- execution ---------------------------------------------------------------------- */
 
-static void on_block(KitEmu *emu, unsigned vcpu, void *user) {
+/* with regs: the registers a signal replaced, at the first block after it
+ * (after that block's record, which the generated code pushed) */
+static void on_block_regs(KitEmu *emu, unsigned vcpu, void *user) {
   Stream *s = stream_of(emu, vcpu);
   if (__builtin_expect(s->full_regs, 0)) {
     s->full_regs = false;
     put_all_regs(emu, s, (uint64_t)(uintptr_t)user);
   }
-  if (!(T.events & EV_BLOCK)) return;
-  uint64_t *w = s->w;
-  w[0] = s->tid_bits | HEAD(KIT_TRACE_BLOCK, 2), w[1] = s->last_block = (uint64_t)(uintptr_t)user;
-  s->w = w + 2;
-  s->nrec++;
-  if (__builtin_expect(s->w > s->end, 0)) flush(s, false);
 }
 
 static KitEmuVerdict on_mem(KitEmu *emu, unsigned vcpu, const KitEmuMemAccess *a, void *user) {
   (void)user;
   Stream *s = stream_of(emu, vcpu);
-  uint64_t *w = s->w;
-  w[0] = s->tid_bits | HEAD(KIT_TRACE_MEM, 5), w[1] = a->pc, w[2] = a->addr, w[3] = a->value;
+  uint64_t *w = put_at(s);
+  w[0] = HEAD(KIT_TRACE_MEM, 5), w[1] = a->pc, w[2] = a->addr, w[3] = a->value;
   w[4] = (a->size > 255 ? 255 : a->size) | (uint64_t)a->is_store << 8 | (uint64_t)!a->has_value << 9;
-  s->w = w + 5;
-  s->nrec++;
-  if (s->w > s->end) flush(s, false);
+  end_put(s, 5);
   return KIT_EMU_ALLOW;
 }
 
@@ -200,11 +208,9 @@ static void on_regw(KitEmu *emu, unsigned vcpu, uint64_t pc, unsigned reg, uint6
 static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
   (void)user;
   Stream *s = stream_of(emu, vcpu);
-  uint64_t *w = s->w;
-  w[0] = s->tid_bits | HEAD(KIT_TRACE_BRANCH, 4), w[1] = from, w[2] = to, w[3] = (uint64_t)kind;
-  s->w = w + 4;
-  s->nrec++;
-  if (s->w > s->end) flush(s, false);
+  uint64_t *w = put_at(s);
+  w[0] = HEAD(KIT_TRACE_BRANCH, 4), w[1] = from, w[2] = to, w[3] = (uint64_t)kind;
+  end_put(s, 4);
 }
 
 /* ---- translation ---------------------------------------------------------------------- */
@@ -214,7 +220,14 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   KitEmu *emu = kit_emu_tool_emu(tool);
   size_t n = kit_emu_tb_n_insns(tb);
   uint64_t pc = kit_emu_tb_pc(tb);
-  if (T.events & (EV_BLOCK | EV_REGS)) kit_emu_tb_exec_cb(tb, on_block, (void *)(uintptr_t)pc);
+  if (T.events & EV_REGS) kit_emu_tb_exec_cb(tb, on_block_regs, (void *)(uintptr_t)pc);
+  if (T.events & EV_BLOCK) { /* the BLOCK record, pushed by the generated code; a full buffer drained */
+    KitEmuU64 used = kit_emu_u64_per_thread(T.streams, offsetof(Stream, used));
+    kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, used, HEAD(KIT_TRACE_BLOCK, 2));
+    kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, used, pc);
+    kit_emu_tb_inline(tb, KIT_EMU_INLINE_STORE, kit_emu_u64_per_thread(T.streams, offsetof(Stream, last_block)), pc);
+    kit_emu_tb_cond_cb(tb, on_full, KIT_EMU_COND_GE, used, BUF_LIMIT, NULL);
+  }
   if (T.events & EV_BRANCH) kit_emu_tb_edge_cb(tb, on_edge, NULL);
   uint8_t lengths[256];
   uint64_t jumps[256];
@@ -244,10 +257,18 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   if (!(T.events & EV_TRANSLATE)) return;
   Stream *s = stream_of(emu, kit_emu_vcpu(emu));
   KitTraceEvent ev = {.kind = KIT_TRACE_TRANSLATE, .pc = pc,
-                      .u.translate = {0, (uint16_t)(n < 256 ? n : 256), lengths, jumps}};
+                      .u.translate = {KIT_TRACE_TIER_INTERP, (uint16_t)(n < 256 ? n : 256), lengths, jumps}};
   put_event(s, &ev);
   /* a translation never drops, and reaches the stream before any thread runs the block */
   flush(s, true);
+}
+
+/* machine code for a block from now on: its tier (KIT_EMU_CODE_* are the format's tiers) */
+static void on_code(KitEmu *emu, unsigned vcpu, uint64_t pc, unsigned tier, size_t ninsns, void *user) {
+  (void)user;
+  KitTraceEvent ev = {.kind = KIT_TRACE_CODE, .pc = pc};
+  ev.u.code.tier = (uint8_t)tier, ev.u.code.ninsns = (uint32_t)ninsns;
+  put_event(stream_of(emu, vcpu), &ev);
 }
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -365,9 +386,11 @@ static void on_thread(KitEmu *emu, unsigned vcpu, bool exit) {
   if (T.events & EV_THREAD) {
     KitTraceEvent ev = {.kind = KIT_TRACE_THREAD, .time_ns = now_ns() - T.start_ns};
     ev.u.thread.exit = exit;
+    ev.u.thread.parent = exit ? 0 : (uint32_t)kit_emu_thread_parent_tid(emu, vcpu);
     put_event(s, &ev);
   }
   if (!exit && (T.events & EV_REGS)) put_all_regs(emu, s, cur_pc(emu));
+  if (exit) flush(s, false); /* its records now, not at the process's exit */
 }
 static void on_thread_start(KitEmu *emu, unsigned vcpu, void *user) { (void)user, on_thread(emu, vcpu, false); }
 static void on_thread_exit(KitEmu *emu, unsigned vcpu, void *user) { (void)user, on_thread(emu, vcpu, true); }
@@ -379,8 +402,10 @@ static void on_exit_cb(KitEmu *emu, int status, void *user) {
   KitTraceEvent ev = {.kind = KIT_TRACE_EXIT, .time_ns = now_ns() - T.start_ns};
   ev.u.exit.status = status;
   put_event(s, &ev);
-  for (unsigned i = 0; i < MAX_STREAMS; i++)
-    if (T.streams[i]) flush(T.streams[i], true);
+  for (unsigned i = 0, n = kit_emu_scoreboard_n(T.streams); i < n; i++) {
+    Stream *t = kit_emu_scoreboard_entry(T.streams, i);
+    if (t) flush(t, true);
+  }
   pthread_mutex_lock(&T.lock);
   if (T.w && kit_trace_writer_close(T.w) < 0 && !T.failed) fprintf(T.err, "kit-emu: --trace: closing the trace failed\n");
   T.w = NULL;
@@ -461,6 +486,10 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
     return -1;
   }
   T.pid = getpid();
+  if (!(T.streams = kit_emu_scoreboard_new(tool, sizeof(Stream)))) {
+    fprintf(err, "kit-emu: --trace: no room for the per-thread buffers\n");
+    return -1;
+  }
   kit_emu_on_tb_trans(tool, on_tb, NULL);
   kit_emu_on_syscall(tool, on_syscall, NULL);
   kit_emu_on_syscall_ret(tool, on_syscall_ret, NULL);
@@ -474,6 +503,7 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
     kit_emu_on_protect(tool, on_protect, NULL);
   }
   if (T.events & EV_INVALIDATE) kit_emu_on_invalidate(tool, on_invalidate, NULL);
+  if (T.events & EV_TRANSLATE) kit_emu_on_code(tool, on_code, NULL);
   return 0;
 }
 

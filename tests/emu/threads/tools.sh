@@ -63,3 +63,27 @@ for c in $(sed -n 's/^kit-emu: insncount: thread [1-9][0-9]* (tid [0-9]*): \([0-
   [ "$c" -gt 300000 ] || fail "a worker counted only $c"
 done
 echo "ok insncount: $nthr threads, sum $sum = total $total"
+
+# --trace: a stream per thread in one file. Run beside insncount: each
+# thread's retired instructions in the trace (kit-trace insns: "tid pc") equal
+# insncount's count for that tid, every worker has a start record naming the
+# main thread as its parent and an exit record, and the tids are clone's.
+kt=$(dirname "$emu")/kit-trace
+[ -x "$kt" ] || fail "no kit-trace beside $emu"
+"$emu" --tool=insncount --trace=insn,thread,syscall --trace-out="$work/w.trace" "$work/w" 3 >"$work/out" 2>"$work/ic" ||
+  fail "trace run failed"
+"$kt" insns "$work/w.trace" | awk '{c[$1]++} END {for (t in c) print t, c[t]}' | sort >"$work/per_tid.trace"
+sed -n 's/^kit-emu: insncount: thread [0-9]* (tid \([0-9]*\)): \([0-9]*\) instructions$/\1 \2/p' "$work/ic" | sort \
+  >"$work/per_tid.ic"
+[ "$(wc -l <"$work/per_tid.ic")" -eq 4 ] && cmp -s "$work/per_tid.trace" "$work/per_tid.ic" ||
+  fail "per-thread instructions: trace $(tr '\n' ' ' <"$work/per_tid.trace"), insncount $(tr '\n' ' ' <"$work/per_tid.ic")"
+"$kt" dump "$work/w.trace" >"$work/dump"
+main_tid=$(grep -m1 -o '^[0-9]* syscall clone' "$work/dump" | cut -d' ' -f1)
+clones=$(sed -n 's/^[0-9]* syscall clone(.*) = \([0-9]*\)$/\1/p' "$work/dump" | sort -n)
+[ "$(wc -l <<<"$clones")" -eq 3 ] || fail "trace: expected 3 clone records: $clones"
+for t in $clones; do
+  grep -qx "$t thread start parent=$main_tid" "$work/dump" || fail "trace: thread $t: no start record with parent $main_tid"
+  grep -q "^$t thread exit" "$work/dump" || fail "trace: thread $t: no exit record"
+  grep -q "^$t syscall exit(" "$work/dump" || fail "trace: thread $t: its exit system call is not in its stream"
+done
+echo "ok trace: per-thread instructions = insncount's ($(tr '\n' ' ' <"$work/per_tid.ic")), start/exit records for $(echo $clones)"

@@ -17,15 +17,17 @@ has() { grep -Eq -- "$2" "$1"; }
 cd "$work"
 "$gen" file t.trace || { echo "FAIL trace_gen"; exit 1; }
 "$kt" dump t.trace >dump.txt; ok "dump rc" [ $? -eq 0 ]
-ok "dump: header" has dump.txt '^# kit trace v2, machine 243, /bin/prog "q", 3 registers$'
+ok "dump: header" has dump.txt '^# kit trace v3, machine 243, /bin/prog "q", 3 registers$'
 ok "dump: write syscall by name" has dump.txt '^1 syscall write\(0x1, 0x5000, 0x6, 0x0, 0x0, 0x0\) = 6$'
 ok "dump: failed openat" has dump.txt '^2 syscall openat\(0xffffff9c, 0x6000, .*\) = -2$'
 ok "dump: mmap with its file" has dump.txt '^1 mmap 0x10000\+0x2000 prot=5 flags=0x2 offset=0x1000 /lib/ld-linux-riscv64-lp64d\.so\.1$'
 ok "dump: store with value" has dump.txt '^1 mem pc=0x1004 store 4 @0x7000 = 0xdeadbeef$'
 ok "dump: register write" has dump.txt '^1 regs pc=0x1004 r10 = 0x2a$'
-ok "dump: every record" [ "$(grep -vc '^#' dump.txt)" = 22 ]
+ok "dump: code installed, with its tier" has dump.txt '^1 code pc=0x1000 tier=1 insns=3$'
+ok "dump: every record" [ "$(grep -vc '^#' dump.txt)" = 23 ]
 "$kt" stats t.trace >stats.txt
 ok "stats: blocks" has stats.txt '^block +8$'
+ok "stats: code by tier" has stats.txt '^  baseline +1 blocks$'
 ok "stats: hottest block first" bash -c "grep -A1 'hottest blocks' stats.txt | tail -1 | grep -Eq '0x1000 5'"
 ok "stats: calls and errors" bash -c "grep -Eq 'write +2 calls, 0 errors' stats.txt && grep -Eq 'openat +1 calls, 1 errors' stats.txt"
 "$kt" pcs t.trace >pcs.txt

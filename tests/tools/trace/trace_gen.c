@@ -29,6 +29,7 @@ static void scripted(const char *path) {
   put(w, (KitTraceEvent){.kind = KIT_TRACE_MMAP, .tid = 1, .time_ns = 1000,
                          .u.mmap = {0x10000, 0x2000, 0x1000, 5, 2, "/lib/ld-linux-riscv64-lp64d.so.1"}});
   put(w, (KitTraceEvent){.kind = KIT_TRACE_TRANSLATE, .tid = 1, .pc = 0x1000, .u.translate = {1, 3, l1}});
+  put(w, (KitTraceEvent){.kind = KIT_TRACE_CODE, .tid = 1, .pc = 0x1000, .u.code = {KIT_TRACE_TIER_BASELINE, 3}});
   for (int i = 0; i < 5; i++) put(w, (KitTraceEvent){.kind = KIT_TRACE_BLOCK, .tid = 1, .pc = 0x1000});
   put(w, (KitTraceEvent){.kind = KIT_TRACE_TRANSLATE, .tid = 1, .pc = 0x2000, .u.translate = {0, 1, l2}});
   for (int i = 0; i < 3; i++) put(w, (KitTraceEvent){.kind = KIT_TRACE_BLOCK, .tid = 2, .pc = 0x2000});
