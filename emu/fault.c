@@ -6,6 +6,7 @@
 #include "fault.h"
 #include "instrument.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,7 +94,7 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
     siglongjmp(t->fault_jmp, 1);
   }
   static const char msg[] = "kit-emu: internal error: host fault outside the guest\n";
-  if (write(2, msg, sizeof msg - 1) < 0) {}
+  if (write(fileno(stderr), msg, sizeof msg - 1) < 0) {}
   signal(sig, SIG_DFL); /* returning re-executes the access and dies with the host signal */
 }
 

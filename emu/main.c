@@ -376,6 +376,7 @@ static void exec_argv(int nopts, char **argv, Args *a) {
 }
 
 int main(int argc, char **argv) {
+  kit_emu_keep_stderr(); /* tools' output and reports survive the guest closing fd 2 */
   Args a = {.opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true}};
   int i = parse_options(argc, argv, &a);
   if (i < 0) return i == -2 ? 0 : 1;

@@ -3,6 +3,7 @@
  * an address-space limit, and getrlimit/setrlimit/prlimit64 (docs/emu.md,
  * "Resource limits"). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -59,6 +60,63 @@ uint64_t kit_emu_window_size(uint64_t stack, FILE *err) {
     return 0;
   }
   return w;
+}
+
+/* ---- the emulator's descriptors ---- */
+
+static int fd_floor = -1, fd_next; /* the reserved range [fd_floor, fd_floor + KIT_EMU_RESERVED_FDS) */
+
+int kit_emu_fd_keep(int fd) {
+  if (fd_floor < 0) {
+    struct rlimit rl;
+    uint64_t soft = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (uint64_t)rl.rlim_cur : 1024;
+    if (soft > 1024) soft = 1024;
+    if (soft < 3 + 2 * KIT_EMU_RESERVED_FDS) return -1; /* too few to spare any */
+    fd_floor = fd_next = (int)soft - KIT_EMU_RESERVED_FDS;
+  }
+  if (fd_next >= fd_floor + KIT_EMU_RESERVED_FDS) return -1;
+  int k = fcntl(fd, F_DUPFD_CLOEXEC, fd_next);
+  if (k < 0) return -1;
+  if (k >= fd_floor + KIT_EMU_RESERVED_FDS) { /* the range is taken by the process's own */
+    close(k);
+    return -1;
+  }
+  fd_next = k + 1;
+  return k;
+}
+
+bool kit_emu_fd_reserved(int64_t fd) { return fd_floor >= 0 && fd >= fd_floor && fd < fd_next; }
+
+int kit_emu_fd_ranges(uint64_t first, uint64_t last, uint64_t out[2][2]) {
+  if (fd_floor < 0 || last < (uint64_t)fd_floor || first >= (uint64_t)fd_next) {
+    out[0][0] = first, out[0][1] = last;
+    return 1;
+  }
+  int n = 0;
+  if (first < (uint64_t)fd_floor) out[n][0] = first, out[n][1] = (uint64_t)fd_floor - 1, n++;
+  if (last >= (uint64_t)fd_next) out[n][0] = (uint64_t)fd_next, out[n][1] = last, n++;
+  return n;
+}
+
+int kit_emu_keep_fd(int fd) {
+  int k = kit_emu_fd_keep(fd);
+  if (k < 0) return fd;
+  close(fd);
+  return k;
+}
+
+int kit_emu_keep_stderr(void) {
+  int k = kit_emu_fd_keep(2);
+  if (k < 0) return -1;
+  FILE *f = fdopen(k, "w");
+  if (!f) {
+    close(k);
+    return -1;
+  }
+  setvbuf(f, NULL, _IONBF, 0);
+  fflush(stderr);
+  stderr = f;
+  return 0;
 }
 
 /* getrlimit/setrlimit for the guest, as qemu-user does them: the host's

@@ -2,6 +2,7 @@
  * fds; paths under the sysroot shadow absolute host paths (as qemu -L does);
  * struct stat is translated from the host layout to the generic one. */
 #include "modules.h"
+#include "rlimits.h"
 #include "syscall.h"
 
 #include <dirent.h>
@@ -153,6 +154,26 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
   int r;
   int fd = (int)a[0];
   *handled = true;
+  /* the emulator's own descriptors are not the guest's (rlimits.h) */
+  switch (nr) {
+  case KIT_SYS_close:
+    if (kit_emu_fd_reserved(fd)) return -EBADF;
+    break;
+  case KIT_SYS_dup3:
+    if (kit_emu_fd_reserved((int)a[1])) return -EBADF; /* as for a number past the limit */
+    /* fall through */
+  case KIT_SYS_read: case KIT_SYS_write: case KIT_SYS_pread64: case KIT_SYS_pwrite64: case KIT_SYS_readv:
+  case KIT_SYS_writev: case KIT_SYS_lseek: case KIT_SYS_dup: case KIT_SYS_fcntl: case KIT_SYS_ioctl:
+  case KIT_SYS_getdents64: case KIT_SYS_fstat: case KIT_SYS_fchmod: case KIT_SYS_fchown: case KIT_SYS_fchdir:
+  case KIT_SYS_ftruncate: case KIT_SYS_fsync: case KIT_SYS_fdatasync:
+    if (kit_emu_fd_reserved(fd)) return -EBADF;
+    break;
+  case KIT_SYS_sendfile:
+    if (kit_emu_fd_reserved(fd) || kit_emu_fd_reserved((int)a[1])) return -EBADF;
+    break;
+  default:
+    break;
+  }
   switch (nr) {
   case KIT_SYS_openat:
     if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
@@ -331,8 +352,13 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
     return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_ppoll, fds, a[1], ts, NULL, 8)));
   }
-  case KIT_SYS_close_range:
-    return neg(syscall(SYS_close_range, (unsigned)a[0], (unsigned)a[1], (unsigned)a[2]));
+  case KIT_SYS_close_range: { /* around the emulator's own descriptors */
+    uint64_t rs[2][2];
+    int n = kit_emu_fd_ranges((unsigned)a[0], (unsigned)a[1], rs);
+    for (int i = 0; i < n; i++)
+      if (syscall(SYS_close_range, (unsigned)rs[i][0], (unsigned)rs[i][1], (unsigned)a[2]) < 0) return -errno;
+    return 0;
+  }
   default:
     *handled = false;
     return 0;

@@ -119,6 +119,17 @@ KitEmuShadowPlane *kit_emu_shadow_register(KitEmu *emu, const char *name, unsign
  * (va * bits) % 8). NULL if any part of the range is not mapped. */
 uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n);
 
+/* Move the process's stderr to a descriptor the guest cannot close or
+ * overwrite (reserved below the open-file limit, as Valgrind keeps its log
+ * fd; docs/emu.md, "Descriptors") and point stdio's stderr at it, unbuffered.
+ * Call before kit_emu_new. 0, or -1 (stderr stays fd 2) when no number could
+ * be reserved. */
+int kit_emu_keep_stderr(void);
+/* The same for a descriptor a tool keeps open while the guest runs (a
+ * socket, a log): fd moved into the reserved numbers (close-on-exec; the old
+ * number closed). The new number, or fd itself when none is left. */
+int kit_emu_keep_fd(int fd);
+
 /* The name of a guest Linux system call number ("openat"; the generic
  * table, then the guest arch's own calls), NULL if the emulator does not
  * know it. */

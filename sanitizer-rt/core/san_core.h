@@ -172,6 +172,7 @@ void kit_san_fake_stack_foreach(void (*fn)(uintptr_t lo, uintptr_t hi, void *arg
 const KitSanPlatform *kit_san_startup(const char *default_options, int (*tid)(void),
                                       bool flush_on_die);
 void kit_san_out_write(const char *buf, size_t n); /* the report output, before init too */
+void kit_san_out_default(int fd); /* where reports go without log_path (2 unless said; before kit_san_startup) */
 
 /* ---- init, reports ---- */
 void kit_san_core_init(const KitSanPlatform *plat, const KitSanPageProvider *pages,

@@ -15,6 +15,8 @@ static bool flush_stdio;
 static char unknown[8][64];
 static int nunknown;
 
+void kit_san_out_default(int fd) { out_fd = fd; }
+
 void kit_san_out_write(const char *buf, size_t n) {
   while (n) {
     ssize_t k = write(out_fd, buf, n);

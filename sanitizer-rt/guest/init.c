@@ -2,6 +2,8 @@
  * (core/startup.c: ASAN_OPTIONS / LSAN_OPTIONS from kit-emu's environment,
  * which the guest inherits), and the core wired to guest pages, the guest
  * shadow call stack and the guest symbolizer. */
+#include <stdio.h>
+
 #include "guest.h"
 
 static bool ready;
@@ -19,7 +21,10 @@ void kit_guest_thread_begin(int tid) { cur_tid = tid; }
 
 void kit_guest_init(const KitGuestEnv *env, uintptr_t shadow_host) {
   genv = *env;
-  /* kit-emu's own stdio is flushed before a fatal report ends it */
+  /* reports go where kit-emu's own stderr does (a descriptor the guest
+   * cannot close: emu/rlimits.h); kit-emu's stdio is flushed before a fatal
+   * report ends it */
+  kit_san_out_default(fileno(stderr));
   const KitSanPlatform *plat = kit_san_startup(NULL, guest_tid, true);
   kit_san_shadow_base = shadow_host;
   __asan_shadow_memory_dynamic_address = shadow_host;

@@ -922,7 +922,7 @@ int kit_emu_tool_gdb_main_fd(KitEmuTool *tool, int fd, FILE *err) {
   g->tool = tool;
   g->emu = kit_emu_tool_emu(tool);
   if (build_regs(g, err) < 0) return -1;
-  g->fd = fd;
+  g->fd = kit_emu_keep_fd(fd); /* the guest's close_range passes it by */
   g->pid = getpid();
   KitGdbTarget t = {.user = g, .regs = g->regs, .nregs = g->nregs, .arch = g->arch_name, .reg = reg,
                     .read_mem = read_mem, .write_mem = write_mem, .point = point, .threads = threads,
