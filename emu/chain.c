@@ -57,9 +57,10 @@ void kit_emu_emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
 }
 
 void kit_emu_emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
+  (void)emu;
   KitCgVal idx = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1)),
                               kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_CC_SIZE - 1));
-  KitCgVal slot = kit_cg_ptradd(b, kit_emu_cg_host_ptr(b, emu->tc->cc),
+  KitCgVal slot = kit_cg_ptradd(b, kit_emu_cg_thread_field(b, cpu, offsetof(KitEmuThread, cc)), /* the thread's own */
                                 kit_cg_binop(b, KIT_CG_OP_MUL, idx, kit_cg_iconst(b, KIT_CG_I64, sizeof(KitEmuCodeSlot))));
   KitCgVal hit = kit_cg_cmp(b, KIT_CG_EQ, load_at(b, KIT_CG_I64, slot, offsetof(KitEmuCodeSlot, pc)), next);
   KitCgBlkId yes = kit_cg_block_new(b->m, b->f), no = kit_cg_block_new(b->m, b->f);

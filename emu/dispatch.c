@@ -56,17 +56,29 @@ static void boundary(KitEmu *emu, KitEmuThread *t) {
 
 /* The hot path: LLVM code going from block to block through the jump cache
  * while nothing needs the dispatcher (no signal, exit, invalidation). Tool
- * observation is in the blocks themselves, so it does not miss anything. */
+ * observation is in the blocks themselves, so it does not miss anything.
+ * With threads running in parallel (emu->parallel and another thread
+ * alive) it runs without the execution lock: compiled code touches only
+ * its thread's state, guest memory (atomics are the host's) and its own
+ * code cache; the exits into the emulator (system calls, traps, faults)
+ * take the lock, and the loop ends after a block that did. A block seen
+ * here stays allocated until this thread's next boundary (tcache.c). */
 static void run_jitted(KitEmu *emu, KitEmuThread *t, KitEmuBlock *blk) {
   KitEmuTcache *tc = emu->tc;
+  bool par = emu->parallel && atomic_load_explicit(&emu->nlive, memory_order_relaxed) > 1;
+  if (par) {
+    kit_emu_gil_drop(emu);
+    t->unlocked = true;
+  }
+  uint64_t n = 0;
   t->in_guest = 1;
   for (;;) {
     t->last_exit = NULL;
     uint64_t next = (uint64_t)kit_emu_code(blk->code)(t->cpu, NULL);
     emu->arch->set_pc(t->cpu, next); /* chained exits store none */
-    emu->stats.blocks_executed++;
-    emu->stats.jit_entries++;
-    if (emu->exited || t->done || t->chain_stop || t->sync_pending || atomic_load_explicit(&t->pending, memory_order_relaxed) ||
+    n++;
+    if ((par && !t->unlocked) || emu->exited || t->done || t->chain_stop || t->sync_pending ||
+        atomic_load_explicit(&t->pending, memory_order_relaxed) ||
         atomic_load_explicit(&emu->async_pending, memory_order_relaxed) || emu->smc_n || emu->smc_overflow ||
         tc->epoch != atomic_load_explicit(&t->seen, memory_order_relaxed))
       break;
@@ -76,6 +88,9 @@ static void run_jitted(KitEmu *emu, KitEmuThread *t, KitEmuBlock *blk) {
     blk = nb;
   }
   t->in_guest = 0;
+  kit_emu_gil_ensure(emu);
+  emu->stats.blocks_executed += n;
+  emu->stats.jit_entries += n;
 }
 
 /* One guest thread's dispatcher, on its host thread (kit_emu_self), holding

@@ -237,6 +237,10 @@ int kit_emu_run(KitEmu *emu) {
   kit_emu_self = t;
   emu->thread_loop = kit_emu_exec_loop;
   emu->process_end = end_process;
+  /* threads run compiled code in parallel unless something watches them
+   * (tools and passes serialise them, as Valgrind's tools do: docs/emu.md,
+   * "Threads"); a tool made later turns it off (instrument.c) */
+  emu->parallel = !emu->opt.serial_threads && !emu->tools && !emu->npasses && !(emu->opt.debug & KIT_EMU_DEBUG_EXEC);
   kit_emu_gil_take(emu, t);
   kit_emu_signals_init(emu);
   kit_emu_ev_thread(emu, 0, true);

@@ -42,6 +42,7 @@ uint32_t kit_emu_fault_retired(KitEmu *emu) {
  * stores it before every access) */
 int64_t kit_emu_mem_fault(void *cpu, int64_t addr) {
   KitEmu *emu = kit_emu_current;
+  kit_emu_gil_ensure(emu);
   kit_emu_block_fault(emu, kit_emu_fault_retired(emu));
   const KitEmuRegion *r = (uint64_t)addr < emu->as.size ? kit_aspace_find(&emu->as, (uint64_t)addr) : NULL;
   kit_emu_raise(emu, SIGSEGV, r ? 2 : 1, (uint64_t)addr);
@@ -68,6 +69,11 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
   KitEmuThread *t = kit_emu_self; /* only a guest thread's faults are the guest's (not the JIT worker's) */
   uintptr_t a = (uintptr_t)si->si_addr, base = emu ? (uintptr_t)emu->as.base : 0;
   if (emu && t && t->in_guest && a >= base && a < base + emu->as.size + KIT_EMU_GUARD) {
+    /* jitted code running in parallel holds no lock of the emulator's (nor
+     * libc's): the fault is handled, and the guest signal raised, under
+     * the execution lock */
+    bool took = t->unlocked;
+    kit_emu_gil_ensure(emu);
     uint64_t ga = a - base;
     if (ga < emu->as.size && kit_aspace_is_code(&emu->as, ga)) {
       const KitEmuRegion *r = kit_aspace_find(&emu->as, ga);
@@ -77,6 +83,10 @@ static void on_fault(int sig, siginfo_t *si, void *ucv) {
         if (emu->smc_n < 16) emu->smc_pages[emu->smc_n++] = page;
         else emu->smc_overflow = 1;
         t->chain_stop = 1;
+        if (took) { /* back to the store, in parallel again */
+          kit_emu_gil_drop(emu);
+          t->unlocked = true;
+        }
         return;
       }
     }

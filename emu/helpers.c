@@ -12,8 +12,11 @@
 #include "os.h"
 #include "translate.h"
 
+/* each is entered from jitted code, which may run without the execution
+ * lock (dispatch.c): it takes it first */
 int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next) {
   (void)next;
+  kit_emu_gil_ensure(kit_emu_current);
   kit_emu_raise(kit_emu_current, SIGTRAP, 1 /* TRAP_BRKPT */, (uint64_t)pc);
   kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
   return pc;
@@ -21,6 +24,7 @@ int64_t kit_emu_breakpoint(void *cpu, int64_t pc, int64_t next) {
 
 int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next) {
   (void)next;
+  kit_emu_gil_ensure(kit_emu_current);
   kit_emu_raise(kit_emu_current, SIGILL, 1 /* ILL_ILLOPC */, (uint64_t)pc);
   kit_emu_current->arch->set_pc(cpu, (uint64_t)pc);
   return pc;
@@ -29,6 +33,7 @@ int64_t kit_emu_illegal(void *cpu, int64_t pc, int64_t next) {
 int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next) {
   (void)pc;
   KitEmu *emu = kit_emu_current;
+  kit_emu_gil_ensure(emu);
   kit_tcache_flush(emu->tc, KIT_EMU_INVAL_FLUSH);
   emu->arch->set_pc(cpu, (uint64_t)next);
   return next;

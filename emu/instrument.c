@@ -124,6 +124,7 @@ KitEmuTool *kit_emu_tool_register(KitEmu *emu, const char *name, uint32_t versio
   t->emu = emu;
   t->id = ts->n;
   t->active = true;
+  emu->parallel = false; /* tools' callbacks run one thread at a time */
   snprintf(t->name, sizeof t->name, "%s", name ? name : "tool");
   ts->t[ts->n++] = t;
   return t;

@@ -36,6 +36,26 @@ struct KitEmuShadowPlane {
   unsigned index;
 };
 
+typedef struct KitEmuExit KitEmuExit; /* tcache.h */
+/* jitted code with chaining: entered with the exit slot it is reached through */
+typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
+
+/* pc -> LLVM code of the blocks indirect exits reached lately, one per
+ * thread (its own indirect jumps probe it, relative to the CPU pointer):
+ * compact (one cache line per probe, no block to dereference), filled on a
+ * miss by the thread itself; other threads only empty its slots (an
+ * invalidation), so a probe never sees one block's pc with another's code
+ * (docs/emu.md, "Threads"). An empty slot holds a pc no jump can have (an
+ * odd one: jalr clears bit 0), so that the inline probe, which compares
+ * only the pc, never takes it for a block at guest pc 0 (a call through a
+ * null pointer) */
+#define KIT_EMU_CC_SIZE 4096u
+#define KIT_EMU_CC_EMPTY 1u
+typedef struct KitEmuCodeSlot {
+  uint64_t pc;
+  KitEmuCode code;
+} KitEmuCodeSlot;
+
 /* One guest thread (docs/emu.md, "Threads"): a host thread with its own
  * CPU state, signal mask and pending set. The block is one mapping: this
  * header, the CPU state at `cpu`, then the thread's part of every tool
@@ -77,6 +97,13 @@ typedef struct KitEmuThread {
   struct KitEmuExit *last_exit;
   struct KitEmuBlock *running; /* the tier-0 block being interpreted (a fault abandons its frame) */
   _Atomic uint64_t seen;       /* the cache epoch at this thread's last boundary (tcache.c, reaping) */
+  /* in a system call that let the execution lock go (kit_emu_blocking_begin):
+   * the only translated code it can come back to is that of the blocks
+   * holding the system call instruction at sys_pc, so reaping waits for
+   * no other (a thread blocked for good in a futex or read would otherwise
+   * keep every block invalidated since) */
+  bool parked;
+  uint64_t sys_pc;             /* the system call instruction running, 0 when none */
   _Atomic bool live;           /* runs guest code or waits in a system call; false once it exited */
   bool done;                   /* exit(2): this thread ends */
   bool ended;                  /* the tools were told it exited */
@@ -86,6 +113,11 @@ typedef struct KitEmuThread {
   uint64_t sys_next;           /* the pc after the system call running (a clone child starts there) */
   uint64_t gil_since;          /* when it took the execution lock (ns, CLOCK_MONOTONIC) */
   uint8_t *tool_area;          /* KIT_EMU_TOOL_AREA bytes, after the CPU state */
+  /* runs jitted code without the execution lock (dispatch.c, parallel
+   * threads); whatever it calls that needs the emulator takes it first
+   * (kit_emu_gil_ensure) */
+  bool unlocked;
+  _Alignas(64) KitEmuCodeSlot cc[KIT_EMU_CC_SIZE];
   _Alignas(64) unsigned char cpu[];
 } KitEmuThread;
 
@@ -161,6 +193,9 @@ struct KitEmu {
   /* execution */
   KitEmuTcache *tc;
   KitEmuTierState *tier;
+  /* threads run jitted code in parallel (dispatch.c; docs/emu.md,
+   * "Threads"): no tool or pass in the run, not -d exec, not --parallel=no */
+  bool parallel;
   _Atomic bool exited; /* the process ends (exit_group, the last thread's exit, a fatal signal) */
   int exit_status;
   uint64_t stack_size;   /* limits.c: from RLIMIT_STACK */
@@ -194,6 +229,15 @@ void kit_emu_thread_wake(KitEmu *emu, KitEmuThread *t);
 void kit_emu_gil_take(KitEmu *emu, KitEmuThread *t);
 void kit_emu_gil_drop(KitEmu *emu);
 void kit_emu_gil_yield(KitEmu *emu, KitEmuThread *t);
+/* the calling guest thread holds the lock after this (it takes it if it
+ * ran unlocked): every entry from jitted code into the emulator calls it */
+static inline void kit_emu_gil_ensure(KitEmu *emu) {
+  KitEmuThread *t = kit_emu_self;
+  if (t && t->unlocked) {
+    kit_emu_gil_take(emu, t);
+    t->unlocked = false;
+  }
+}
 /* around a host call that may block (syscall*.c): the lock let go while
  * other threads exist (guest pointers checked before); returns whether it was */
 bool kit_emu_blocking_begin(KitEmu *emu);

@@ -37,6 +37,7 @@ static void usage(FILE *f) {
         "  --single-step      one guest instruction per block\n"
         "  --chain            jitted blocks jump to each other (the default)\n"
         "  --no-chain         jitted blocks return to the dispatcher instead of jumping to each other\n"
+        "  --serial-threads   guest threads take turns (as under Valgrind; tools always make them)\n"
         "  --no-tier2         no second compilation of the hottest blocks (traces, full register allocator)\n"
         "  --no-baseline      no baseline compiler: blocks wait in the interpreter for LLVM\n"
         "  --strace           print each system call to stderr\n"
@@ -153,6 +154,8 @@ static int parse_options(int argc, char **argv, Args *a) {
       a->opt.single_step = true;
     } else if (!strcmp(arg, "--chain")) { /* the default; kept for scripts */
       a->opt.chain = true;
+    } else if (!strcmp(arg, "--serial-threads")) {
+      a->opt.serial_threads = true;
     } else if (!strcmp(arg, "--no-chain")) {
       a->opt.chain = false;
     } else if (!strcmp(arg, "--no-tier2")) {
@@ -348,7 +351,7 @@ static int install_tools(KitEmu *emu, const Args *a) {
  * with --trace-children=no, less everything but the emulator's own
  * settings (no tool, no sanitizer). */
 static bool emulator_option(const char *o) {
-  static const char *const keep[] = {"--tier=", "--jit-threshold=", "--single-step", "--chain", "--no-chain",
+  static const char *const keep[] = {"--tier=", "--jit-threshold=", "--single-step", "--chain", "--no-chain", "--serial-threads",
                                      "--no-tier2", "--no-baseline", "--trace-children="};
   for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
     if (!strncmp(o, keep[k], strlen(keep[k]))) return true;

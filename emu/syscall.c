@@ -75,9 +75,12 @@ static bool restartable(uint64_t nr) {
  * was. */
 int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
   KitEmu *emu = kit_emu_current;
+  kit_emu_gil_ensure(emu); /* from code running in parallel */
   const KitArch *ar = emu->arch;
   KitEmuSyscall sc = {.pc = (uint64_t)pc};
-  kit_thr_of_cpu(cpu)->sys_next = (uint64_t)next_pc; /* where a clone child starts */
+  KitEmuThread *self = kit_thr_of_cpu(cpu);
+  self->sys_next = (uint64_t)next_pc; /* where a clone child starts */
+  self->sys_pc = (uint64_t)pc;
   ar->syscall_args(cpu, &sc.nr, sc.args);
   int64_t ret = 0;
   bool answered = emu->tools && kit_emu_ev_syscall(emu, &sc, &ret); /* a tool may answer it itself */
@@ -93,6 +96,7 @@ int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
     fprintf(emu->log, "kit-emu: syscall %llu(%s) = %lld\n", (unsigned long long)sc.nr,
             kit_emu_syscall_name(sc.nr) ? kit_emu_syscall_name(sc.nr) : "?", (long long)ret);
   if (emu->tools) kit_emu_ev_syscall_ret(emu, &sc, ret);
+  self->sys_pc = 0;
   if (ret == -EINTR && !answered && restartable(sc.nr) && kit_emu_restart_after_signal(emu)) {
     /* like Linux: back to the system call instruction with its arguments untouched, after the handler */
     ar->set_pc(cpu, (uint64_t)pc);

@@ -40,12 +40,22 @@ int64_t kit_emu_exit_stub(void *cpu, KitEmuExit *via) {
  * per site (qemu's lookup_and_goto_ptr) */
 KitEmuCode kit_emu_chain_lookup(int64_t pc) {
   KitEmuTcache *tc = kit_emu_current->tc;
-  KitEmuCodeSlot *cs = kit_tcache_cc(tc, (uint64_t)pc);
+  KitEmuCodeSlot *cs = kit_tcache_cc(kit_emu_self, (uint64_t)pc);
   if (cs->pc == (uint64_t)pc && cs->code) return cs->code;
+  /* without the execution lock when threads run in parallel: the jump
+   * cache may hold a block invalidated since (it lives until this thread's
+   * next boundary), never a freed one */
   const KitEmuBlock *b = tc->jc[kit_tcache_jc_slot((uint64_t)pc)];
   if (!b || b->pc != (uint64_t)pc || !b->code) return kit_emu_exit_stub;
-  *cs = (KitEmuCodeSlot){(uint64_t)pc, kit_emu_code(b->code)};
-  return kit_emu_code(b->code);
+  KitEmuCode code = kit_emu_code(b->code);
+  /* the slot is this thread's: others only empty it (cc_empty) */
+  __atomic_store_n(&cs->code, code, __ATOMIC_RELAXED);
+  __atomic_store_n(&cs->pc, (uint64_t)pc, __ATOMIC_RELAXED);
+  /* an invalidation marks the block dead, then empties the slots that hold
+   * it: one of the two sees the other's store */
+  atomic_thread_fence(memory_order_seq_cst);
+  if (__atomic_load_n(&b->dead, __ATOMIC_RELAXED)) __atomic_store_n(&cs->pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
+  return code;
 }
 
 /* an indirect exit whose inline probe missed jumps here: look up, go on.
@@ -69,9 +79,29 @@ int64_t kit_emu_chain_miss(void *cpu, int64_t pc) { return kit_emu_chain_lookup(
 
 /* ---- the cache ---------------------------------------------------------------------- */
 
-/* every slot of the code cache empty */
+/* every thread's code-cache slot of pc emptied (a thread may be filling
+ * its own at the same time: only the pc is written, and a slot left empty
+ * costs a miss) */
+static void cc_empty(KitEmuTcache *tc, uint64_t pc) {
+  KitEmu *emu = tc->emu;
+  unsigned n = atomic_load(&emu->nthreads);
+  for (unsigned i = 0; i < n; i++) {
+    KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (!t || !atomic_load_explicit(&t->live, memory_order_relaxed)) continue;
+    KitEmuCodeSlot *cs = kit_tcache_cc(t, pc);
+    if (__atomic_load_n(&cs->pc, __ATOMIC_RELAXED) == pc) __atomic_store_n(&cs->pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
+  }
+}
+
+/* every slot of every thread's code cache empty */
 static void cc_clear(KitEmuTcache *tc) {
-  for (unsigned i = 0; i < KIT_EMU_CC_SIZE; i++) tc->cc[i] = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
+  KitEmu *emu = tc->emu;
+  unsigned n = atomic_load(&emu->nthreads);
+  for (unsigned i = 0; i < n; i++) {
+    KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (t)
+      for (unsigned k = 0; k < KIT_EMU_CC_SIZE; k++) __atomic_store_n(&t->cc[k].pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
+  }
 }
 
 KitEmuTcache *kit_tcache_new(KitEmu *emu) {
@@ -80,7 +110,6 @@ KitEmuTcache *kit_tcache_new(KitEmu *emu) {
   tc->nbuckets = 4096;
   tc->buckets = calloc(tc->nbuckets, sizeof *tc->buckets);
   pthread_mutex_init(&tc->exits_mu, NULL);
-  cc_clear(tc);
   return tc;
 }
 
@@ -96,22 +125,42 @@ static void block_free(KitEmuBlock *b) {
 /* The blocks invalidated before every other thread passed a boundary may
  * still run on it (in the middle of a block, a system call's wait): those
  * stay until each has come back (docs/emu.md, "Threads"). */
+/* may a parked thread come back into b's code? (kit_emu_blocking_begin) */
+static bool pinned(KitEmu *emu, const KitEmuThread *self, const KitEmuBlock *b) {
+  unsigned n = atomic_load(&emu->nthreads);
+  for (unsigned i = 0; i < n; i++) {
+    const KitEmuThread *t = atomic_load(&emu->threads[i]);
+    if (t && t != self && t->parked && atomic_load(&t->live) && b->died >= atomic_load(&t->seen) && t->sys_pc >= b->lo &&
+        t->sys_pc < b->end)
+      return true;
+  }
+  return false;
+}
+
+/* Under the execution lock, at a boundary: frees the invalidated blocks no
+ * thread can be running. A running thread may be in any block that died
+ * since its last boundary; a parked one only in those holding its system
+ * call. */
 void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self) {
   KitEmu *emu = tc->emu;
   if (self) atomic_store(&self->seen, tc->epoch);
   if (!tc->graveyard) return;
-  uint64_t min = UINT64_MAX;
+  uint64_t min = UINT64_MAX, pmin = UINT64_MAX;
   unsigned n = atomic_load(&emu->nthreads);
   for (unsigned i = 0; i < n; i++) {
     KitEmuThread *t = atomic_load(&emu->threads[i]);
     if (t && t != self && atomic_load(&t->live)) {
       uint64_t s = atomic_load(&t->seen);
-      if (s < min) min = s;
+      if (t->parked) {
+        if (s < pmin) pmin = s;
+      } else if (s < min) {
+        min = s;
+      }
     }
   }
   for (KitEmuBlock **pp = &tc->graveyard; *pp;) {
     KitEmuBlock *b = *pp;
-    if (b->died < min) {
+    if (b->died < min && (b->died < pmin || !pinned(emu, self, b))) {
       *pp = b->next;
       block_free(b);
     } else {
@@ -194,9 +243,16 @@ KitEmuExit *kit_tcache_exit_new(KitEmuTcache *tc, uint64_t pc) {
 }
 
 void kit_tcache_link(KitEmuTcache *tc, KitEmuExit *e, KitEmuBlock *b) {
-  e->target = b;
-  e->code = kit_emu_code(b->code);
-  tc->linked++;
+  /* under exits_mu: an invalidation marks its blocks dead before it
+   * unlinks under it, so no slot is left leading into a dead block, also
+   * when a thread links without the execution lock */
+  pthread_mutex_lock(&tc->exits_mu);
+  if (!b->dead) {
+    e->target = b;
+    __atomic_store_n(&e->code, kit_emu_code(b->code), __ATOMIC_RELEASE);
+    tc->linked++;
+  }
+  pthread_mutex_unlock(&tc->exits_mu);
 }
 
 void kit_tcache_extend(KitEmuTcache *tc, KitEmuBlock *b, uint64_t lo, uint64_t end) {
@@ -212,8 +268,7 @@ void kit_tcache_relink(KitEmuTcache *tc, KitEmuBlock *b) {
     for (unsigned i = 0; i < c->used; i++)
       if (c->slot[i].target == b) c->slot[i].code = kit_emu_code(b->code);
   pthread_mutex_unlock(&tc->exits_mu);
-  KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
-  if (cs->pc == b->pc) cs->code = kit_emu_code(b->code);
+  cc_empty(tc, b->pc); /* refilled with the new code on the next miss */
 }
 
 /* no slot may lead into a dropped block: clear those whose target died
@@ -262,10 +317,10 @@ unsigned kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, con
       if (pred(user, b)) {
         *pp = b->next;
         if (tc->jc[kit_tcache_jc_slot(b->pc)] == b) tc->jc[kit_tcache_jc_slot(b->pc)] = NULL;
-        KitEmuCodeSlot *cs = kit_tcache_cc(tc, b->pc);
-        if (cs->pc == b->pc) *cs = (KitEmuCodeSlot){KIT_EMU_CC_EMPTY, kit_emu_exit_stub};
+        __atomic_store_n(&b->dead, true, __ATOMIC_RELAXED);
+        atomic_thread_fence(memory_order_seq_cst); /* against kit_emu_chain_lookup's fill */
+        cc_empty(tc, b->pc);
         b->next = tc->graveyard;
-        b->dead = true;
         b->died = tc->epoch;
         linked |= b->code != NULL;
         tc->graveyard = b;
@@ -276,7 +331,7 @@ unsigned kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, con
       }
     }
   }
-  if (linked && tc->linked) unlink_dead(tc);
+  if (linked && (tc->linked || tc->emu->parallel)) unlink_dead(tc); /* a parallel thread may be linking */
   if (any) {
     tc->epoch++;
     kit_emu_stop_all(tc->emu);

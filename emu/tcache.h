@@ -37,9 +37,6 @@ typedef struct KitEmuBlock {
  * a block is translated for LLVM (the address is a constant in the code),
  * live as long as the emulator, and go back to the stub when their target
  * is invalidated. */
-typedef struct KitEmuExit KitEmuExit;
-/* jitted code with chaining: entered with the exit slot it is reached through */
-typedef int64_t (*KitEmuCode)(void *cpu, KitEmuExit *via);
 /* a block's code as chaining calls it (the second argument is extra for
  * blocks translated without chaining, which ignore it) */
 static inline KitEmuCode kit_emu_code(int64_t (*code)(void *)) { return (KitEmuCode)(void (*)(void))code; }
@@ -58,24 +55,11 @@ typedef struct KitEmuExitChunk {
 
 #define KIT_EMU_JC_SIZE 32768u /* 64 KiB of 2-byte-aligned pcs map to distinct slots */
 
-/* pc -> LLVM code of the blocks indirect exits reached lately: compact (one
- * cache line per probe, no block to dereference), filled on a miss. An
- * empty slot holds a pc no jump can have (an odd one: jalr clears bit 0),
- * so that the inline probe, which compares only the pc, never takes it for
- * a block at guest pc 0 (a call through a null pointer) */
-#define KIT_EMU_CC_SIZE 4096u
-#define KIT_EMU_CC_EMPTY 1u
-typedef struct KitEmuCodeSlot {
-  uint64_t pc;
-  KitEmuCode code;
-} KitEmuCodeSlot;
-
 struct KitEmuTcache {
   KitEmu *emu;
   KitEmuBlock **buckets;
   uint32_t nbuckets, nblocks;
   KitEmuBlock *jc[KIT_EMU_JC_SIZE];
-  KitEmuCodeSlot cc[KIT_EMU_CC_SIZE];
   KitEmuBlock *graveyard;  /* invalidated while possibly running: freed once no thread can run them */
   uint64_t epoch;          /* bumped by every invalidation (KitEmuThread.seen, kit_tcache_reap) */
   uint64_t code_lo, code_hi; /* bounds of everything ever translated: cheap range rejection */
@@ -89,8 +73,8 @@ struct KitEmuTcache {
 
 /* where pc goes in the jump cache and in the code cache */
 static inline uint32_t kit_tcache_jc_slot(uint64_t pc) { return (uint32_t)(pc >> 1) & (KIT_EMU_JC_SIZE - 1); }
-static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuTcache *tc, uint64_t pc) {
-  return &tc->cc[(uint32_t)(pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
+static inline KitEmuCodeSlot *kit_tcache_cc(KitEmuThread *t, uint64_t pc) {
+  return &t->cc[(uint32_t)(pc >> 1) & (KIT_EMU_CC_SIZE - 1)];
 }
 
 KitEmuTcache *kit_tcache_new(KitEmu *emu);

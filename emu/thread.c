@@ -34,6 +34,7 @@ KitEmuThread *kit_emu_thread_alloc(KitEmu *emu) {
   t->parent_tid = vcpu ? (int)syscall(SYS_gettid) : 0; /* the creating thread's tid is its host thread's */
   t->tool_area = t->cpu + cpu;
   t->altstack_flags = 2; /* SS_DISABLE */
+  for (unsigned i = 0; i < KIT_EMU_CC_SIZE; i++) t->cc[i].pc = KIT_EMU_CC_EMPTY;
   atomic_store(&t->seen, UINT64_MAX); /* runs no block yet */
   atomic_store(&t->live, true);
   atomic_store(&emu->threads[vcpu], t);
@@ -116,13 +117,17 @@ void kit_emu_gil_yield(KitEmu *emu, KitEmuThread *t) {
 }
 
 bool kit_emu_blocking_begin(KitEmu *emu) {
-  if (atomic_load(&emu->nthreads) < 2 || !kit_emu_self) return false;
+  KitEmuThread *t = kit_emu_self;
+  if (atomic_load(&emu->nthreads) < 2 || !t) return false;
+  t->parked = t->sys_pc != 0; /* read by reaping, under the lock */
   kit_emu_gil_drop(emu);
   return true;
 }
 
 void kit_emu_blocking_end(KitEmu *emu, bool dropped) {
-  if (dropped) kit_emu_gil_take(emu, kit_emu_self);
+  if (!dropped) return;
+  kit_emu_gil_take(emu, kit_emu_self);
+  kit_emu_self->parked = false;
 }
 
 void kit_emu_threads_after_fork(KitEmu *emu) {

@@ -4,9 +4,10 @@
 # xz-utils and zstd, of the version the sources are), under qemu-riscv64 and
 # kit-emu. The riscv64 programs are tests/peer/threads-packages.sh's builds
 # (Debian sources, cross-built, cached): its --bins prints them. Every
-# emulator row's compressed bytes must be the native tool's. qemu-riscv64 runs
-# the guest threads in parallel, kit-emu one at a time (docs/emu.md,
-# "Threads"), so the rows show CPU and wall time both.
+# emulator row's compressed bytes must be the native tool's. qemu-riscv64 and
+# kit-emu run the guest threads' compiled code in parallel; kit-emu
+# --serial-threads (and any tool or sanitizer) runs them one at a time
+# (docs/emu.md, "Threads"): the rows show CPU and wall time both.
 # Runs only when named (--only mt) or with KIT_BENCH_MT=1;
 # KIT_BENCH_MT_THREADS sets the thread count (default 2).
 
@@ -58,6 +59,8 @@ rows_mt() {
     qref=$LAST_ROW
     mt_cmd "$opts" "$KITEMU" "${MT_BIN[$pkg.static]:-}"
     row_add mt "$prog: kit-emu, static" "$input" "$qref" "$nref" "$(both "$(need kit-emu)" "$st")" "${CMD[@]}"
+    mt_cmd "$opts" "$KITEMU" --serial-threads "${MT_BIN[$pkg.static]:-}"
+    row_add mt "$prog: kit-emu --serial-threads, static" "$input" "$qref" "$nref" "$(both "$(need kit-emu)" "$st")" "${CMD[@]}"
     mt_cmd "$opts" "$KITEMU" --sanitize=address "${MT_BIN[$pkg.static]:-}"
     row_add mt "$prog: kit-emu --sanitize=address, static" "$input" "$qref" "$nref" "$(both "$(need emu:--sanitize)" "$st")" "${CMD[@]}"
     st=${MT_ST[$pkg.dynamic]:-not built}

@@ -44,6 +44,8 @@ typedef struct KitEmuOptions {
   bool no_tier2;           /* no recompilation of sampled hot blocks (traces, full register allocator) */
   bool no_baseline;        /* no baseline compiler (cg/baseline): blocks wait in tier 0 for LLVM */
   bool chain;              /* LLVM blocks jump to each other (docs/emu.md, "Chaining"; kit-emu's default) */
+  bool serial_threads;     /* guest threads take turns even without tools (as under Valgrind); by
+                              * default they run compiled code in parallel when no tool or pass is in */
   unsigned debug;          /* KIT_EMU_DEBUG_* */
   FILE *log;               /* debug output and warnings; NULL = stderr */
   /* execve of a guest ELF (or of a script whose interpreter is one) runs
