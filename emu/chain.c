@@ -56,8 +56,7 @@ void kit_emu_emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot) {
   emit_tail(b, sp, offsetof(KitEmuExit, code), cpu, sp);
 }
 
-void kit_emu_emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
-  (void)emu;
+void kit_emu_emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next) {
   KitCgVal idx = kit_cg_binop(b, KIT_CG_OP_AND, kit_cg_binop(b, KIT_CG_OP_LSHR, next, kit_cg_iconst(b, KIT_CG_I64, 1)),
                               kit_cg_iconst(b, KIT_CG_I64, KIT_EMU_CC_SIZE - 1));
   KitCgVal slot = kit_cg_ptradd(b, kit_emu_cg_thread_field(b, cpu, offsetof(KitEmuThread, cc)), /* the thread's own */

@@ -22,6 +22,6 @@ void kit_emu_emit_exit(KitCgBuilder *b, KitCgVal cpu, KitEmuExit *slot);
 /* an indirect exit to next: the code cache probed inline (the entry
  * kit_tcache_cc picks), kit_emu_chain_miss only on a miss: most indirect
  * exits (returns, jump tables) hit */
-void kit_emu_emit_indirect_exit(KitEmu *emu, KitCgBuilder *b, KitCgVal cpu, KitCgVal next);
+void kit_emu_emit_indirect_exit(KitCgBuilder *b, KitCgVal cpu, KitCgVal next);
 
 #endif

@@ -194,7 +194,7 @@ struct KitEmu {
   KitEmuTcache *tc;
   KitEmuTierState *tier;
   /* threads run jitted code in parallel (dispatch.c; docs/emu.md,
-   * "Threads"): no tool or pass in the run, not -d exec, not --parallel=no */
+   * "Threads"): no tool or pass in the run, not -d exec, not --serial-threads */
   bool parallel;
   _Atomic bool exited; /* the process ends (exit_group, the last thread's exit, a fatal signal) */
   int exit_status;

@@ -93,13 +93,14 @@ static void cc_empty(KitEmuTcache *tc, uint64_t pc) {
   }
 }
 
-/* every slot of every thread's code cache empty */
+/* every slot of every live thread's code cache empty (an exited one
+ * probes it no more) */
 static void cc_clear(KitEmuTcache *tc) {
   KitEmu *emu = tc->emu;
   unsigned n = atomic_load(&emu->nthreads);
   for (unsigned i = 0; i < n; i++) {
     KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t)
+    if (t && atomic_load_explicit(&t->live, memory_order_relaxed))
       for (unsigned k = 0; k < KIT_EMU_CC_SIZE; k++) __atomic_store_n(&t->cc[k].pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
   }
 }
@@ -122,9 +123,6 @@ static void block_free(KitEmuBlock *b) {
   free(b);
 }
 
-/* The blocks invalidated before every other thread passed a boundary may
- * still run on it (in the middle of a block, a system call's wait): those
- * stay until each has come back (docs/emu.md, "Threads"). */
 /* may a parked thread come back into b's code? (kit_emu_blocking_begin) */
 static bool pinned(KitEmu *emu, const KitEmuThread *self, const KitEmuBlock *b) {
   unsigned n = atomic_load(&emu->nthreads);
@@ -138,9 +136,10 @@ static bool pinned(KitEmu *emu, const KitEmuThread *self, const KitEmuBlock *b) 
 }
 
 /* Under the execution lock, at a boundary: frees the invalidated blocks no
- * thread can be running. A running thread may be in any block that died
- * since its last boundary; a parked one only in those holding its system
- * call. */
+ * other thread can be running (docs/emu.md, "Threads"). A running thread
+ * may be in the middle of any block that died since its last boundary; a
+ * parked one, waiting in a system call, only in those holding the system
+ * call instruction. */
 void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self) {
   KitEmu *emu = tc->emu;
   if (self) atomic_store(&self->seen, tc->epoch);

@@ -67,7 +67,7 @@ static KitCgVal taken_cond(KitCgBuilder *b, const KitLiftBranch *br, KitCgVal ne
 static bool emit_chain_exits(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal cpu, KitCgVal next,
                              const KitDecodedInsn *last) {
   if (last->flags & KIT_DECODE_INDIRECT) {
-    kit_emu_emit_indirect_exit(emu, b, cpu, next);
+    kit_emu_emit_indirect_exit(b, cpu, next);
     return true;
   }
   if (!(last->flags & KIT_DECODE_BRANCH) || !last->target) {
