@@ -49,6 +49,8 @@ struct KitEmuTool {
   void *thread_start_user, *thread_exit_user;
   KitEmuExitCb exit;
   void *exit_user;
+  KitEmuExecveCb execve;
+  void *execve_user;
   void *(*resolve)(void *user, const char *name);
   void *resolve_user;
   bool (*is_start)(void *user, uint64_t pc);
@@ -200,6 +202,7 @@ void kit_emu_on_thread_exit(KitEmuTool *t, KitEmuThreadCb cb, void *user) {
   t->thread_exit = cb, t->thread_exit_user = user;
 }
 void kit_emu_on_exit(KitEmuTool *t, KitEmuExitCb cb, void *user) { t->exit = cb, t->exit_user = user; }
+void kit_emu_on_execve(KitEmuTool *t, KitEmuExecveCb cb, void *user) { t->execve = cb, t->execve_user = user; }
 
 void kit_emu_tool_set_resolver(KitEmuTool *t, void *(*resolve)(void *user, const char *name), void *user) {
   t->resolve = resolve, t->resolve_user = user;
@@ -708,6 +711,10 @@ void kit_emu_ev_thread(KitEmu *emu, unsigned vcpu, bool start) {
 }
 void kit_emu_ev_exit(KitEmu *emu, int status) {
   FOR_TOOLS(emu, t) if (t->exit) t->exit(emu, status, t->exit_user);
+}
+void kit_emu_ev_execve(KitEmu *emu, const char *path) {
+  unsigned vcpu = kit_emu_vcpu(emu);
+  FOR_TOOLS(emu, t) if (t->execve) t->execve(emu, vcpu, path, t->execve_user);
 }
 
 /* ---- services -------------------------------------------------------------------------------------------------- */

@@ -112,6 +112,7 @@ void kit_emu_ev_code(KitEmu *emu, uint64_t pc, unsigned tier, size_t ninsns);
 void kit_emu_ev_signal(KitEmu *emu, const KitEmuSignal *s);
 void kit_emu_ev_thread(KitEmu *emu, unsigned vcpu, bool start);
 void kit_emu_ev_exit(KitEmu *emu, int status);
+void kit_emu_ev_execve(KitEmu *emu, const char *path); /* before an execve that passed its checks */
 /* the map callback alone (kit_emu_on_map, in emu.c, also replays the
  * mappings there are) */
 void kit_emu_tool_set_map(KitEmuTool *t, KitEmuMapCb cb, void *user);

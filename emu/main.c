@@ -1,6 +1,8 @@
 /* emu/main.c — the kit-emu driver: option parsing, tool selection, running a
  * guest Linux program (an arch of include/kit/arch.h) and exiting with its
  * status. */
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,7 +54,10 @@ static void usage(FILE *f) {
         "  --tool-args=STR    the arguments of the last --tool (when it has none after a comma)\n"
         "  --trace=EVENTS     stream events to --trace-out (docs/trace-format.md): a comma list of insn,\n"
         "                     block, branch, mem, regs, syscall, mmap, signal, thread, translate, all\n"
-        "  --trace-out=DEST   a file, or shm:NAME (a shared-memory ring a reader attaches to); default kit.trace\n"
+        "  --trace-out=DEST   a file (%p: the process id), or shm:NAME (a shared-memory ring a reader attaches\n"
+        "                     to); default kit.trace. A program the guest execs writes its own file: DEST\n"
+        "                     with %p, else DEST.PID, never over an earlier one (docs/trace-format.md)\n"
+        "  --trace-exec-out=DEST  that program's --trace-out, as an execve passes it on\n"
         "  --trace-drop       a full ring drops records (counted in the stream) instead of making the guest wait\n"
         "  --trace-ring=BYTES the ring's size, a power of two (default 16 MiB)\n"
         "  --probe=SPEC       count hits at FUNC, FUNC+0xOFF or FILE:LINE (docs/probe.md), printed at exit;\n"
@@ -68,6 +73,8 @@ static void usage(FILE *f) {
         "                     halt_on_error=0\n"
         "  --trace-children=yes|no  yes (the default): a guest program the guest execs runs under\n"
         "                     kit-emu with these options; no: under kit-emu without tools or sanitizers\n"
+        "  --log-fd=N         kit-emu's messages, tools' output and reports to descriptor N (default 2),\n"
+        "                     as Valgrind's; a program the guest execs logs there too\n"
         "  -h, --help         this text\n"
         "  --version          the version\n"
         "  --                 end of options: the program follows\n"
@@ -111,6 +118,8 @@ typedef struct Args {
   uint64_t sanitize, recover;
   bool no_trace_children;
   const char *trace, *trace_out;
+  bool trace_exec; /* --trace-exec-out: started by a traced program's execve */
+  int log_fd;      /* --log-fd, -1 without */
   bool trace_drop;
   size_t trace_ring;
   const char *probe[MAX_TOOL_ARGS];
@@ -222,6 +231,16 @@ static int parse_options(int argc, char **argv, Args *a) {
       a->trace = arg + 8;
     } else if (!strncmp(arg, "--trace-out=", 12) && arg[12]) {
       a->trace_out = arg + 12;
+    } else if (!strncmp(arg, "--trace-exec-out=", 17) && arg[17]) {
+      a->trace_out = arg + 17, a->trace_exec = true;
+    } else if (!strncmp(arg, "--log-fd=", 9)) {
+      char *end;
+      long fd = strtol(arg + 9, &end, 10);
+      if (!arg[9] || *end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
+        fprintf(stderr, "kit-emu: --log-fd=%s: not an open descriptor\n", arg + 9);
+        return -1;
+      }
+      a->log_fd = (int)fd, a->opt.log_fd_given = true;
     } else if (!strcmp(arg, "--trace-drop")) {
       a->trace_drop = true;
     } else if (!strncmp(arg, "--trace-ring=", 13)) {
@@ -324,7 +343,7 @@ static int install_tools(KitEmu *emu, const Args *a) {
     }
     KitEmuTool *t = kit_emu_tool_register(emu, "trace", KIT_EMU_TOOL_API_VERSION, stderr);
     if (!t || kit_emu_tool_trace_main(t, a->trace, a->trace_out ? a->trace_out : "kit.trace", a->trace_drop,
-                                      a->trace_ring, stderr) < 0)
+                                      a->trace_ring, a->trace_exec, stderr) < 0)
       return -1;
   }
   if (a->dbg && a->gdb) {
@@ -358,15 +377,33 @@ static bool emulator_option(const char *o) {
   return false;
 }
 
+static bool prefixed(const char *o, const char *p) { return !strncmp(o, p, strlen(p)); }
+
 static void exec_argv(int nopts, char **argv, Args *a) {
   static char *v[256];
+  static char out[PATH_MAX + 32];
   int n = 0;
   v[n++] = argv[0];
-  for (int k = 1; k < nopts && n < 254; k++) {
+  /* --trace's stream: each program its own file, named from the first's
+   * destination made absolute (the guest may chdir); a ring carries one
+   * program, so its options stay behind (the trace tool says so at execve).
+   * --log-fd: the execve passes the descriptor (syscall_exec.c). */
+  const char *dest = a->trace_out ? a->trace_out : "kit.trace";
+  bool ring = !strncmp(dest, "shm:", 4), trace = a->trace && !a->no_trace_children && !ring;
+  if (trace) {
+    char cwd[PATH_MAX];
+    if (dest[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(out, sizeof out, "--trace-exec-out=%s/%s", cwd, dest);
+    else snprintf(out, sizeof out, "--trace-exec-out=%s", dest);
+  }
+  for (int k = 1; k < nopts && n < 253; k++) {
     /* the debugger is the first program's: -g, --dbg and its commands stay behind */
     bool debugger = !strcmp(argv[k], "-g") || !strcmp(argv[k], "-ex");
     bool with_value = debugger || !strcmp(argv[k], "-L") || !strcmp(argv[k], "-d") || !strcmp(argv[k], "-0");
     if (!strcmp(argv[k], "--") || !strcmp(argv[k], "--dbg") || !strcmp(argv[k], "-batch")) continue;
+    if (prefixed(argv[k], "--log-fd=") || prefixed(argv[k], "--trace-out=") || prefixed(argv[k], "--trace-exec-out="))
+      continue;
+    if (ring && (prefixed(argv[k], "--trace=") || prefixed(argv[k], "--trace-drop") || prefixed(argv[k], "--trace-ring=")))
+      continue;
     if (with_value && k + 1 < nopts) {
       if (strcmp(argv[k], "-0") && !debugger) v[n++] = argv[k], v[n++] = argv[k + 1];
       k++;
@@ -374,15 +411,16 @@ static void exec_argv(int nopts, char **argv, Args *a) {
     }
     if (!a->no_trace_children || emulator_option(argv[k])) v[n++] = argv[k];
   }
+  if (trace) v[n++] = out;
   a->opt.exec_argv = v;
   a->opt.exec_argc = n;
 }
 
 int main(int argc, char **argv) {
-  kit_emu_keep_stderr(); /* tools' output and reports survive the guest closing fd 2 */
-  Args a = {.opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true}};
+  Args a = {.opt = {.tier = KIT_EMU_TIER_AUTO, .chain = true}, .log_fd = -1};
   int i = parse_options(argc, argv, &a);
   if (i < 0) return i == -2 ? 0 : 1;
+  kit_emu_keep_log(a.log_fd >= 0 ? a.log_fd : 2); /* tools' output and reports survive the guest closing fd 2 */
   if (i >= argc) {
     usage(stderr);
     return 1;

@@ -66,15 +66,24 @@ uint64_t kit_emu_window_size(uint64_t stack, FILE *err) {
 
 static int fd_floor = -1, fd_next; /* the reserved range [fd_floor, fd_floor + KIT_EMU_RESERVED_FDS) */
 
-int kit_emu_fd_keep(int fd) {
+static bool fd_range(void) {
   if (fd_floor < 0) {
     struct rlimit rl;
     uint64_t soft = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (uint64_t)rl.rlim_cur : 1024;
     if (soft > 1024) soft = 1024;
-    if (soft < 3 + 2 * KIT_EMU_RESERVED_FDS) return -1; /* too few to spare any */
+    if (soft < 3 + 2 * KIT_EMU_RESERVED_FDS) return false; /* too few to spare any */
     fd_floor = fd_next = (int)soft - KIT_EMU_RESERVED_FDS;
   }
-  if (fd_next >= fd_floor + KIT_EMU_RESERVED_FDS) return -1;
+  return true;
+}
+
+int kit_emu_fd_keep(int fd) {
+  if (!fd_range() || fd_next >= fd_floor + KIT_EMU_RESERVED_FDS) return -1;
+  if (fd >= fd_next && fd < fd_floor + KIT_EMU_RESERVED_FDS) { /* already there (a parent kit-emu's, at exec) */
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) return -1;
+    fd_next = fd + 1;
+    return fd;
+  }
   int k = fcntl(fd, F_DUPFD_CLOEXEC, fd_next);
   if (k < 0) return -1;
   if (k >= fd_floor + KIT_EMU_RESERVED_FDS) { /* the range is taken by the process's own */
@@ -105,8 +114,8 @@ int kit_emu_keep_fd(int fd) {
   return k;
 }
 
-int kit_emu_keep_stderr(void) {
-  int k = kit_emu_fd_keep(2);
+int kit_emu_keep_log(int fd) {
+  int k = kit_emu_fd_keep(fd);
   if (k < 0) return -1;
   FILE *f = fdopen(k, "w");
   if (!f) {

@@ -4,6 +4,7 @@
  * KitEmuOptions.exec_argv: Valgrind's --trace-children); a host program, or
  * a script with a host interpreter, is the host's execve, as under
  * qemu-user without binfmt_misc. */
+#include "instrument.h"
 #include "syscall.h"
 
 #include <errno.h>
@@ -158,6 +159,7 @@ int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint
     prog = ipath, argv0 = interp;
   }
   if (kind == KIND_HOST) {
+    kit_emu_ev_execve(emu, gpath);
     r = host_execve(emu, path, argv.v ? argv.v : (char *[]){gpath, NULL}, envp.v ? envp.v : (char *[]){NULL});
     goto out;
   }
@@ -166,6 +168,14 @@ int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint
     goto out;
   }
   for (int i = 0; i < emu->opt.exec_argc && r >= 0; i++) r = strings_push(&run, emu->opt.exec_argv[i]);
+  /* the new kit-emu's messages and reports: to the guest's fd 2 as it is then
+   * (an instrumented program's own stderr), unless the guest closed it or
+   * --log-fd said otherwise: then to this one's (docs/emu.md, "Descriptors") */
+  int logfd = emu->log ? fileno(emu->log) : -1;
+  bool pass_log = logfd > 2 && (emu->opt.log_fd_given || fcntl(2, F_GETFD) < 0);
+  char logopt[32];
+  snprintf(logopt, sizeof logopt, "--log-fd=%d", logfd);
+  if (r >= 0 && pass_log) r = strings_push(&run, logopt);
   if (r >= 0) r = strings_push(&run, "-0");
   if (r >= 0) r = strings_push(&run, argv0);
   if (r >= 0) r = strings_push(&run, "--");
@@ -175,7 +185,12 @@ int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint
     if (r >= 0) r = strings_push(&run, gpath);
   }
   for (size_t i = 1; i < argv.n && r >= 0; i++) r = strings_push(&run, argv.v[i]);
-  if (r >= 0) r = host_execve(emu, "/proc/self/exe", run.v, envp.v ? envp.v : (char *[]){NULL});
+  if (r >= 0) {
+    if (pass_log) fcntl(logfd, F_SETFD, 0); /* the one descriptor of kit-emu's the new one keeps */
+    kit_emu_ev_execve(emu, gpath);
+    r = host_execve(emu, "/proc/self/exe", run.v, envp.v ? envp.v : (char *[]){NULL});
+    if (pass_log) fcntl(logfd, F_SETFD, FD_CLOEXEC);
+  }
 out:
   strings_free(&argv);
   strings_free(&envp);

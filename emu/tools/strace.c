@@ -159,8 +159,7 @@ static void put_arg(KitEmu *emu, char kind, const uint64_t *a, int i, int64_t re
   }
 }
 
-static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req, int64_t ret, void *user) {
-  (void)vcpu, (void)user;
+static void print_call(KitEmu *emu, const KitEmuSyscall *req, int64_t ret) {
   const char *name = kit_emu_syscall_name(req->nr);
   char prefix[32] = "";
   if (threaded) snprintf(prefix, sizeof prefix, "[pid %5d] ", kit_emu_thread_id(emu));
@@ -195,8 +194,31 @@ static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req,
   if (name && !strcmp(name, "clone") && (req->args[0] & 0x10000 /* CLONE_THREAD */) && ret > 0) threaded = true;
 }
 
+/* the call in progress on this thread (an execve that succeeds never returns) */
+static _Thread_local KitEmuSyscall current;
+
+static bool on_syscall(KitEmu *emu, unsigned vcpu, KitEmuSyscall *req, int64_t *ret, void *user) {
+  (void)emu, (void)vcpu, (void)ret, (void)user;
+  current = *req;
+  return false;
+}
+
+static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *req, int64_t ret, void *user) {
+  (void)vcpu, (void)user;
+  print_call(emu, req, ret);
+}
+
+/* strace prints a successful execve's line once the new program runs; this is
+ * just before (the new kit-emu prints its calls after it) */
+static void on_execve(KitEmu *emu, unsigned vcpu, const char *path, void *user) {
+  (void)vcpu, (void)path, (void)user;
+  print_call(emu, &current, 0);
+}
+
 int kit_emu_tool_strace_main(KitEmuTool *tool, FILE *o) {
   out = o;
+  kit_emu_on_syscall(tool, on_syscall, NULL);
   kit_emu_on_syscall_ret(tool, on_syscall_ret, NULL);
+  kit_emu_on_execve(tool, on_execve, NULL);
   return 0;
 }

@@ -56,6 +56,8 @@ typedef struct KitEmuOptions {
    * with a host interpreter are the host's execve either way. */
   char *const *exec_argv;
   int exec_argc;
+  bool log_fd_given;       /* --log-fd: an execve passes the log's descriptor on; without it the new
+                              * program's messages go to the guest's fd 2 of then, unless that is closed */
 } KitEmuOptions;
 
 /* Create an emulator and load `argv[0]` (a riscv64 ELF) with its arguments
@@ -121,12 +123,14 @@ KitEmuShadowPlane *kit_emu_shadow_register(KitEmu *emu, const char *name, unsign
  * (va * bits) % 8). NULL if any part of the range is not mapped. */
 uint8_t *kit_emu_shadow_for(KitEmuShadowPlane *plane, uint64_t va, uint64_t n);
 
-/* Move the process's stderr to a descriptor the guest cannot close or
- * overwrite (reserved below the open-file limit, as Valgrind keeps its log
- * fd; docs/emu.md, "Descriptors") and point stdio's stderr at it, unbuffered.
- * Call before kit_emu_new. 0, or -1 (stderr stays fd 2) when no number could
- * be reserved. */
-int kit_emu_keep_stderr(void);
+/* Make descriptor fd (2, or Valgrind's --log-fd) the emulator's stderr: a
+ * copy the guest cannot close or overwrite (reserved below the open-file
+ * limit, as Valgrind keeps its log fd; docs/emu.md, "Descriptors"), stdio's
+ * stderr pointed at it, unbuffered; fd itself stays the guest's. A number
+ * already in the reserved range (a parent kit-emu's, passed at execve) is
+ * taken as it is. Call before kit_emu_new. 0, or -1 (stderr unchanged) when
+ * no number could be reserved. */
+int kit_emu_keep_log(int fd);
 /* The same for a descriptor a tool keeps open while the guest runs (a
  * socket, a log): fd moved into the reserved numbers (close-on-exec; the old
  * number closed). The new number, or fd itself when none is left. */

@@ -35,7 +35,7 @@ extern "C" {
  *     int kit_emu_tool_main(KitEmuTool *tool, const char *args);
  * and kit-emu refuses it, in one line naming both versions, when its version
  * is outside [KIT_EMU_TOOL_API_MIN_VERSION, KIT_EMU_TOOL_API_VERSION]. */
-#define KIT_EMU_TOOL_API_VERSION 4u
+#define KIT_EMU_TOOL_API_VERSION 5u
 #define KIT_EMU_TOOL_API_MIN_VERSION 3u
 
 typedef struct KitEmuTool KitEmuTool;
@@ -290,6 +290,16 @@ void kit_emu_on_thread_switch(KitEmuTool *tool, KitEmuSwitchCb cb, void *user);
  * here, in registration order. Also in a fork child when it ends. */
 typedef void (*KitEmuExitCb)(KitEmu *emu, int status, void *user);
 void kit_emu_on_exit(KitEmuTool *tool, KitEmuExitCb cb, void *user);
+
+/* The guest program is about to be replaced (version 5): its execve of
+ * `path` (as the guest named it) passed every check, and kit-emu execs now: a
+ * guest program goes on under a new kit-emu with the same tools (Valgrind's
+ * --trace-children=yes), a host program natively. Tools write out what they
+ * hold, as at exit; the process's other threads end with the exec. Should the
+ * exec fail after all, the guest goes on and its system call returns the
+ * error. On the thread that execs (vcpu). */
+typedef void (*KitEmuExecveCb)(KitEmu *emu, unsigned vcpu, const char *path, void *user);
+void kit_emu_on_execve(KitEmuTool *tool, KitEmuExecveCb cb, void *user);
 
 /* ---- services, valid in any callback ---------------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 # --trace-children=no runs it without the tool. 77 without the cross gcc or qemu.
 set -uo pipefail
 emu=${1:?usage: run_exec.sh KIT_EMU}
+emu=$(cd "$(dirname "$emu")" && pwd)/$(basename "$emu")
 command -v riscv64-linux-gnu-gcc >/dev/null && command -v qemu-riscv64 >/dev/null || { echo "no cross gcc or qemu"; exit 77; }
 sysroot=/usr/riscv64-linux-gnu
 work=$(mktemp -d)
@@ -21,8 +22,20 @@ cat >"$work/prog.c" <<'C'
 #include <sys/wait.h>
 #include <unistd.h>
 /* prog child ARGS...: prints what it got; prog run PATH ARGV0 ARGS...: forks, the
- * child execs PATH, the parent prints the child's status */
+ * child execs PATH, the parent prints the child's status; prog chain N [PATH]:
+ * execs itself N times in the same process, then closes fd 2 and execs PATH */
 int main(int argc, char **argv) {
+  if (argc > 2 && !strcmp(argv[1], "chain")) {
+    int n = atoi(argv[2]);
+    printf("chain %d pid %d\n", n, (int)getpid());
+    fflush(stdout);
+    char b[16];
+    snprintf(b, sizeof b, "%d", n - 1);
+    if (n > 0) execl("/proc/self/exe", argv[0], "chain", b, argc > 3 ? argv[3] : (char *)0, (char *)0);
+    else if (argc > 3) close(2), execl(argv[3], argv[3], "child", (char *)0);
+    else return 0;
+    return 127;
+  }
   if (argc > 1 && !strcmp(argv[1], "child")) {
     printf("child argv0=%s argc=%d", argv[0], argc);
     for (int i = 2; i < argc; i++) printf(" [%s]", argv[i]);
@@ -88,3 +101,51 @@ n=$(run --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c 
 n=$(run --trace-children=no --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c '^kit-emu: insncount:')
 [ "$n" -eq 1 ] || fail "--trace-children=no: $n count lines, want the parent's only"
 echo "ok --trace-children"
+
+# --trace across execve (docs/trace-format.md, "Processes"): each program its
+# own stream, none overwritten; a fork child's program writes DEST.PID, a
+# plain execve's (the same pid) the next free name
+trace=$(dirname "$emu")/kit-trace
+if [ -x "$trace" ]; then
+  (cd "$work" && run --trace=syscall,thread --trace-out=t.trace "$work/prog" run "$work/prog-static" c child) >"$work/t.out" || fail "--trace: $(cat "$work/t.out")"
+  cpid=$("$trace" dump "$work/t.trace" | sed -n 's/^[0-9]* syscall clone(.*) = \([0-9]*\)$/\1/p' | head -1)
+  [ -n "$cpid" ] && [ -f "$work/t.trace.$cpid" ] || fail "--trace: no stream t.trace.<child pid> ($(ls "$work"))"
+  "$trace" dump "$work/t.trace" | grep -q '^[0-9]* exit status=0$' || fail "--trace: the parent's stream has no exit"
+  "$trace" dump "$work/t.trace.$cpid" | grep -q "^$cpid exit status=5$" || fail "--trace: the child's stream has no exit 5"
+  rm -f "$work"/t.trace*
+  out=$(cd "$work" && run --trace=syscall --trace-out=c.%p "$work/prog-static" chain 2)
+  pid=$(sed -n 's/^chain 2 pid \([0-9]*\)$/\1/p' <<<"$out")
+  for f in "c.$pid" "c.$pid.2" "c.$pid.3"; do
+    [ -f "$work/$f" ] || fail "--trace-out=c.%p, two plain execves: no $f ($(ls "$work"))"
+  done
+  for f in "c.$pid" "c.$pid.2"; do
+    "$trace" dump "$work/$f" | tail -1 | grep -q "^$pid syscall execve(.*) = 0$" || fail "--trace: $f does not end with its execve"
+  done
+  "$trace" dump "$work/c.$pid.3" | tail -1 | grep -q "^$pid exit status=0$" || fail "--trace: c.$pid.3 does not end with the exit"
+  [ ! -e "$work/c.$pid.4" ] || fail "--trace: a fourth stream"
+  echo "ok --trace: a stream per program (t.trace, t.trace.$cpid; c.$pid, c.$pid.2, c.$pid.3)"
+  # a ring carries one program: the next runs untraced, and says so
+  err=$(cd "$work" && "$emu" --trace=syscall --trace-drop --trace-out=shm:kit-exec-$$ "$work/prog-static" chain 1 2>&1 >/dev/null)
+  grep -q "^kit-emu: --trace: the ring carries one program; /proc/self/exe runs without --trace" <<<"$err" ||
+    fail "--trace to a ring, execve: got '$err'"
+  rm -f "/dev/shm/kit-exec-$$"
+  echo "ok --trace to a ring: the execed program runs untraced"
+fi
+
+# --strace: a successful execve's line, = 0, then the new program's calls
+out=$("$emu" --strace "$work/prog-static" chain 1 2>&1 >/dev/null)
+grep -q '^execve("/proc/self/exe", 0x[0-9a-f]*, 0x[0-9a-f]*) = 0$' <<<"$out" || fail "--strace: no execve line = 0"
+[ "$(grep -c '^+++ exited with 0 +++$' <<<"$out")" = 1 ] || fail "--strace: not one exit line"
+echo "ok --strace: execve(...) = 0"
+
+# the new program's messages when the guest closed fd 2 before the execve, or
+# with --log-fd (Valgrind's): where the first program's went
+out=$(run --tool=insncount "$work/prog-static" chain 1 "$work/prog-static" 2>&1)
+grep -q '^kit-emu: insncount: [0-9]* instructions$' <<<"$out" || fail "fd 2 closed before execve: no insncount line; got
+$out"
+err=$("$emu" --log-fd=5 --tool=insncount "$work/prog-static" chain 1 5>"$work/log5" 2>&1 >/dev/null)
+[ -z "$err" ] && grep -q '^kit-emu: insncount: [0-9]* instructions$' "$work/log5" ||
+  fail "--log-fd=5: stderr '$err', descriptor 5 '$(cat "$work/log5")'"
+err=$("$emu" --log-fd=9 "$work/prog-static" chain 0 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$err" = "kit-emu: --log-fd=9: not an open descriptor" ] || fail "--log-fd=9 (closed): rc $rc, '$err'"
+echo "ok --log-fd, and fd 2 closed before execve"

@@ -303,7 +303,7 @@ KitTraceWriter *kit_trace_writer_open(const char *dest, const KitTraceHeader *h,
       free(w);
       return NULL;
     }
-  } else if (!(w->pipe.f = fopen(dest, "wb"))) {
+  } else if (!(w->pipe.f = fopen(dest, "wbe"))) {
     snprintf(err, errsz, "%s: %s", dest, strerror(errno));
     free(w);
     return NULL;

@@ -11,8 +11,10 @@
  * (lossless: a full ring makes the guest wait; --trace-drop: the piece is
  * left out and its records counted). */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -59,6 +61,7 @@ static struct {
   KitTraceWriter *w;
   pthread_mutex_t lock;
   pid_t pid;           /* the writer's process: a fork child writes nothing */
+  bool ring;           /* the destination is a shared-memory ring */
   uint64_t start_ns;
   bool failed;
   FILE *err;
@@ -412,7 +415,75 @@ static void on_exit_cb(KitEmu *emu, int status, void *user) {
   pthread_mutex_unlock(&T.lock);
 }
 
+/* An execve that passed its checks: the stream ends here with the execve's
+ * SYSCALL record (result 0: the program was replaced), each thread's records
+ * written out and the writer closed (a ring gets its end mark). The new
+ * program writes a stream of its own (kit_emu_tool_trace_main's exec_child),
+ * except after a ring, which carries one program. */
+static void on_execve(KitEmu *emu, unsigned vcpu, const char *path, void *user) {
+  (void)user;
+  if (getpid() != T.pid || !T.w) return; /* a fork child: its parent owns the stream */
+  Stream *s = stream_of(emu, vcpu);
+  if (s->in_syscall && (T.events & EV_SYSCALL)) put_syscall(s, &s->sc, 0);
+  s->in_syscall = false;
+  for (unsigned i = 0, n = kit_emu_scoreboard_n(T.streams); i < n; i++) {
+    Stream *t = kit_emu_scoreboard_entry(T.streams, i);
+    if (t) flush(t, true);
+  }
+  pthread_mutex_lock(&T.lock);
+  if (kit_trace_writer_close(T.w) < 0 && !T.failed) fprintf(T.err, "kit-emu: --trace: closing the trace failed\n");
+  T.w = NULL;
+  pthread_mutex_unlock(&T.lock);
+  if (T.ring)
+    fprintf(T.err, "kit-emu: --trace: the ring carries one program; %s runs without --trace (a file destination "
+                   "gives each program its own)\n", path);
+}
+
 /* ---- set-up ------------------------------------------------------------------------------- */
+
+/* DEST with %p expanded (%% is %); exec_child: with .PID appended when it
+ * has no %p. false when it does not fit. */
+static bool dest_name(const char *dest, bool exec_child, char *out, size_t cap) {
+  size_t n = 0;
+  bool pid = false;
+  for (const char *c = dest; *c; c++) {
+    int w;
+    if (c[0] == '%' && (c[1] == 'p' || c[1] == '%')) {
+      pid |= c[1] == 'p';
+      w = c[1] == 'p' ? snprintf(out + n, cap - n, "%d", (int)getpid()) : snprintf(out + n, cap - n, "%%");
+      c++;
+    } else
+      w = snprintf(out + n, cap - n, "%c", *c);
+    if (w < 0 || (size_t)w >= cap - n) return false;
+    n += (size_t)w;
+  }
+  if (exec_child && !pid) {
+    int w = snprintf(out + n, cap - n, ".%d", (int)getpid());
+    if (w < 0 || (size_t)w >= cap - n) return false;
+  }
+  return true;
+}
+
+/* an exec'd program's file: the first of NAME, NAME.2, ... that does not
+ * exist, created now so that no other process takes it */
+static bool free_name(char *name, size_t cap, FILE *err) {
+  size_t base = strlen(name);
+  for (unsigned k = 1; k < 1000; k++) {
+    if (k > 1 && snprintf(name + base, cap - base, ".%u", k) >= (int)(cap - base)) break;
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      return true;
+    }
+    if (errno != EEXIST) {
+      fprintf(err, "kit-emu: --trace-out=%s: %s\n", name, strerror(errno));
+      return false;
+    }
+  }
+  name[base] = 0;
+  fprintf(err, "kit-emu: --trace-out=%s: no free name for this program's stream\n", name);
+  return false;
+}
 
 static int parse_events(const char *list, unsigned *out, FILE *err) {
   char buf[256];
@@ -461,10 +532,18 @@ static void build_id(const char *path, char *hex, size_t cap) {
 }
 
 int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *dest, bool drop, size_t ring_bytes,
-                            FILE *err) {
+                            bool exec_child, FILE *err) {
   KitEmu *emu = kit_emu_tool_emu(tool);
   T.err = err;
   if (parse_events(events, &T.events, err) < 0) return -1;
+  char name[PATH_MAX];
+  if (!dest_name(dest, exec_child, name, sizeof name)) {
+    fprintf(err, "kit-emu: --trace-out=%s: the name is too long\n", dest);
+    return -1;
+  }
+  T.ring = !strncmp(name, "shm:", 4);
+  if (exec_child && !T.ring && !free_name(name, sizeof name, err)) return -1;
+  dest = name;
   T.regs = kit_emu_regs(emu, &T.nregs);
   const KitArchReg *ret = kit_emu_reg_role(emu, KIT_EMU_ROLE_RET);
   T.ret_reg = ret ? ret->num : 0;
@@ -497,6 +576,7 @@ int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *de
   kit_emu_on_thread_start(tool, on_thread_start, NULL);
   kit_emu_on_thread_exit(tool, on_thread_exit, NULL);
   kit_emu_on_exit(tool, on_exit_cb, NULL);
+  kit_emu_on_execve(tool, on_execve, NULL);
   if (T.events & EV_MMAP) { /* the mappings that exist already come at once */
     kit_emu_on_map(tool, on_map, NULL);
     kit_emu_on_unmap(tool, on_unmap, NULL);

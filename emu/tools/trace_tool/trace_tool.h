@@ -11,9 +11,13 @@
 #include "kit/emu_tool.h"
 
 /* --trace=EVENTS --trace-out=DEST [--trace-drop] [--trace-ring=BYTES]:
- * events a comma list (docs/trace-format.md); 0, or -1 with one line on err */
+ * events a comma list (docs/trace-format.md); %p in DEST is the process id.
+ * exec_child: this program was started by a traced program's execve, so it
+ * writes the first free one of NAME, NAME.2, NAME.3... (NAME: DEST with %p
+ * expanded, or DEST.PID when DEST has no %p) and never over a stream.
+ * 0, or -1 with one line on err */
 int kit_emu_tool_trace_main(KitEmuTool *tool, const char *events, const char *dest, bool drop, size_t ring_bytes,
-                            FILE *err);
+                            bool exec_child, FILE *err);
 
 /* Is --trace writing a stream? A probe hit as a PROBE record in it (the
  * probe's number, its spec). */
