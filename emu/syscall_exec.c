@@ -37,25 +37,24 @@ static int strings_push(Strings *s, const char *str) {
   return 0;
 }
 
-/* a guest string into a host copy */
-static int guest_string(KitEmu *emu, uint64_t va, char **out) {
-  size_t cap = 256;
-  for (;;) {
+/* a guest string of at most max bytes with its NUL into a host copy; longer:
+ * toolong (Linux: ENAMETOOLONG for the path, E2BIG for an argument) */
+static int guest_string(KitEmu *emu, uint64_t va, size_t max, int toolong, char **out) {
+  for (size_t cap = 256;; cap *= 4) {
+    if (cap > max) cap = max;
     char *b = malloc(cap);
     if (!b) return -ENOMEM;
     int64_t n = kit_aspace_strncpy(&emu->as, va, b, cap);
-    if (n < 0) {
-      free(b);
-      return (int)n;
-    }
-    if ((size_t)n < cap - 1 || cap >= (1u << 20)) {
+    if (n >= 0) {
       *out = b;
       return 0;
     }
     free(b);
-    cap *= 4;
+    if (n != -ENAMETOOLONG) return (int)n;
+    if (cap == max) return -toolong;
   }
 }
+#define MAX_ARG_STRLEN (32 * 4096) /* Linux's bound on one argument or environment string */
 
 /* a guest NULL-terminated array of strings (argv, envp) */
 static int guest_strings(KitEmu *emu, uint64_t va, Strings *s) {
@@ -65,7 +64,7 @@ static int guest_strings(KitEmu *emu, uint64_t va, Strings *s) {
     if (kit_aspace_read(&emu->as, va + 8 * i, &p, 8) < 0) return -EFAULT;
     if (!p) return 0;
     char *str;
-    int r = guest_string(emu, p, &str);
+    int r = guest_string(emu, p, MAX_ARG_STRLEN, E2BIG, &str);
     if (r < 0) return r;
     r = strings_push(s, str);
     free(str);
@@ -139,7 +138,7 @@ static int64_t host_execve(KitEmu *emu, const char *path, char **argv, char **en
 
 int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint64_t envp_va) {
   char *gpath;
-  int64_t r = guest_string(emu, path_va, &gpath);
+  int64_t r = guest_string(emu, path_va, PATH_MAX, ENAMETOOLONG, &gpath);
   if (r < 0) return r;
   Strings argv = {0}, envp = {0}, run = {0};
   char path[PATH_MAX], interp[PATH_MAX], iarg[PATH_MAX], ipath[PATH_MAX];

@@ -25,6 +25,19 @@ cat >"$work/prog.c" <<'C'
  * child execs PATH, the parent prints the child's status; prog chain N [PATH]:
  * execs itself N times in the same process, then closes fd 2 and execs PATH */
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "len")) { /* prog len: its arguments' lengths */
+    for (int i = 2; i < argc; i++) printf("%zu ", strlen(argv[i]));
+    printf("\n");
+    return 0;
+  }
+  if (argc > 2 && !strcmp(argv[1], "long")) { /* prog long N: execs itself with an N-byte argument */
+    size_t n = (size_t)atol(argv[2]);
+    char *a = malloc(n + 1);
+    memset(a, 'x', n), a[n] = 0;
+    execl("/proc/self/exe", argv[0], "len", a, "end", (char *)0);
+    printf("execve: %s\n", strerror(errno));
+    return 0;
+  }
   if (argc > 2 && !strcmp(argv[1], "chain")) {
     int n = atoi(argv[2]);
     printf("chain %d pid %d\n", n, (int)getpid());
@@ -101,6 +114,12 @@ n=$(run --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c 
 n=$(run --trace-children=no --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c '^kit-emu: insncount:')
 [ "$n" -eq 1 ] || fail "--trace-children=no: $n count lines, want the parent's only"
 echo "ok --trace-children"
+
+# long arguments (autoconf's sed scripts): Linux takes up to 128 KiB each
+out=$(run "$work/prog-static" long 131071; run "$work/prog-static" long 131072)
+[ "$out" = "131071 3 
+execve: Argument list too long" ] || fail "a 128 KiB argument: got '$out'"
+echo "ok an argument of 131071 bytes passes, 131072 is E2BIG (as Linux)"
 
 # --trace across execve (docs/trace-format.md, "Processes"): each program its
 # own stream, none overwritten; a fork child's program writes DEST.PID, a
