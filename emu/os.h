@@ -13,6 +13,7 @@ int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next);
 int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 int64_t kit_emu_sys_mem(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
+int64_t kit_emu_sys_net(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled);
 
 /* signal.c */
 void kit_emu_signals_init(KitEmu *emu);

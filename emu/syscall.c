@@ -1,7 +1,7 @@
 /* emu/syscall.c — the system call choke point: kit_emu_syscall_insn (what
  * lifted code calls; the arch says where number, arguments and result
  * live), the tool hooks around every call, -d syscall warnings, and
- * dispatch to the per-area files (fs, mem, proc) and the arch's own calls. */
+ * dispatch to the per-area files (fs, mem, net, proc) and the arch's own calls. */
 #include "instrument.h"
 #include "syscall.h"
 
@@ -44,6 +44,7 @@ int64_t kit_emu_syscall(KitEmu *emu, uint64_t nr, const uint64_t a[6], uint64_t 
   if (!handled) r = kit_emu_sys_fs(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_mem(emu, nr, a, &handled);
   if (!handled) r = kit_emu_sys_proc(emu, nr, a, &handled);
+  if (!handled) r = kit_emu_sys_net(emu, nr, a, &handled);
   if (!handled) r = sys_arch(emu, nr, &handled);
   if (!handled) {
     if (emu->opt.debug & KIT_EMU_DEBUG_SYSCALL) {
@@ -63,6 +64,8 @@ static bool restartable(uint64_t nr) {
   case KIT_SYS_read: case KIT_SYS_write: case KIT_SYS_readv: case KIT_SYS_writev: case KIT_SYS_pread64:
   case KIT_SYS_pwrite64: case KIT_SYS_wait4: case KIT_SYS_openat: case KIT_SYS_ioctl: case KIT_SYS_fcntl:
   case KIT_SYS_getrandom: case KIT_SYS_sendfile: case KIT_SYS_fsync: case KIT_SYS_ftruncate:
+  case KIT_SYS_accept: case KIT_SYS_accept4: case KIT_SYS_connect: case KIT_SYS_sendto: case KIT_SYS_recvfrom:
+  case KIT_SYS_sendmsg: case KIT_SYS_recvmsg: /* signal(7): unless the socket has a timeout */
     return true;
   default:
     return false;

@@ -305,6 +305,10 @@ typedef struct {
 
 static const Sys sys_table[] = {
     {17, "getcwd", 2, -1, -1, 0, RET, 0},
+    {19, "eventfd2", 2, -1, -1, -1, NONE, 0},
+    {20, "epoll_create1", 1, -1, -1, -1, NONE, 0},
+    {21, "epoll_ctl", 4, -1, -1, -1, NONE, 0},
+    {22, "epoll_pwait", 5, -1, -1, -1, NONE, 0}, /* the events: see syscall_ret */
     {23, "dup", 1, -1, -1, -1, NONE, 0},
     {25, "fcntl", 2, -1, -1, -1, NONE, 0},
     {29, "ioctl", 2, -1, -1, -1, NONE, 0}, /* the argument by request: see syscall_ret */
@@ -321,6 +325,10 @@ static const Sys sys_table[] = {
     {66, "writev", 3, -1, -1, -1, NONE, 0},
     {67, "pread64", 4, -1, -1, 1, RET, 0},
     {68, "pwrite64", 4, 1, 2, -1, NONE, 0},
+    {69, "preadv", 4, -1, -1, 1, IOV, 0},
+    {70, "pwritev", 4, -1, -1, -1, NONE, 0},
+    {72, "pselect6", 6, -1, -1, -1, NONE, 0}, /* the fd sets: see syscall_ret */
+    {73, "ppoll", 4, -1, -1, -1, NONE, 0},    /* the revents: see syscall_ret */
     {78, "readlinkat", 4, -1, -1, 2, RET, 0},
     {79, "newfstatat", 4, -1, -1, 2, FIXED, 128},
     {80, "fstat", 2, -1, -1, 1, FIXED, 128},
@@ -342,9 +350,22 @@ static const Sys sys_table[] = {
     {165, "getrusage", 2, -1, -1, 1, FIXED, 144},
     {169, "gettimeofday", 2, -1, -1, 0, FIXED, 16},
     {179, "sysinfo", 1, -1, -1, 0, FIXED, 112},
+    {198, "socket", 3, -1, -1, -1, NONE, 0},
     {199, "socketpair", 4, -1, -1, 3, FIXED, 8},
+    {200, "bind", 3, 1, 2, -1, NONE, 0},
+    {201, "listen", 2, -1, -1, -1, NONE, 0},
+    {203, "connect", 3, 1, 2, -1, NONE, 0},
+    {202, "accept", 3, -1, -1, -1, NONE, 0},      /* the address: see syscall_ret */
+    {204, "getsockname", 3, -1, -1, -1, NONE, 0}, /* likewise */
+    {205, "getpeername", 3, -1, -1, -1, NONE, 0},
     {206, "sendto", 6, 1, 2, -1, NONE, 0},
     {207, "recvfrom", 6, -1, -1, 1, RET, 0},
+    {208, "setsockopt", 5, 3, 4, -1, NONE, 0},
+    {209, "getsockopt", 5, -1, -1, -1, NONE, 0}, /* the value: see syscall_ret */
+    {210, "shutdown", 2, -1, -1, -1, NONE, 0},
+    {211, "sendmsg", 3, -1, -1, -1, NONE, 0},    /* the message: see syscall_enter */
+    {212, "recvmsg", 3, -1, -1, -1, NONE, 0},    /* see syscall_ret */
+    {242, "accept4", 4, -1, -1, -1, NONE, 0},
     {260, "wait4", 4, -1, -1, 1, FIXED, 4},
     {261, "prlimit64", 4, -1, -1, 3, FIXED, 16},
     {278, "getrandom", 3, -1, -1, 0, RET, 0},
@@ -367,35 +388,116 @@ const char *kit_msan_guest_syscall_name(uint64_t nr) {
   return s ? s->name : "syscall";
 }
 
+/* struct msghdr of a 64-bit guest: name, namelen, iov, iovlen, control,
+ * controllen, flags */
+enum { MH_NAME = 0, MH_NAMELEN = 8, MH_IOV = 16, MH_IOVLEN = 24, MH_CONTROL = 32, MH_CONTROLLEN = 40, MH_FLAGS = 48,
+       MH_SIZE = 56 };
+
+static uint64_t guest_u64(uintptr_t p) {
+  uint64_t v = 0;
+  if (kit_guest_accessible(p, 8, false)) memcpy(&v, H(p), 8);
+  return v;
+}
+static uint32_t guest_u32(uintptr_t p) {
+  uint32_t v = 0;
+  if (kit_guest_accessible(p, 4, false)) memcpy(&v, H(p), 4);
+  return v;
+}
+
+/* the first uninitialized byte of the n buffers of the iovec array at iov, as
+ * a report (what names the call); true when one was made */
+static bool check_iov(uintptr_t pc, const char *what, uintptr_t iov, uint64_t n) {
+  for (uint64_t i = 0; i < n && i < 1024 && kit_guest_accessible(iov + 16 * i, 16, false); i++) {
+    uint64_t v[2];
+    memcpy(v, H(iov + 16 * i), 16);
+    long off = kit_msan_guest_first_poisoned(v[0], v[1]);
+    if (off >= 0) {
+      kit_msan_guest_report(pc, what, off, v[0], v[1]);
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool check_range(uintptr_t pc, const char *what, uintptr_t p, size_t n) {
+  long off = p && n ? kit_msan_guest_first_poisoned(p, n) : -1;
+  if (off >= 0) kit_msan_guest_report(pc, what, off, p, n);
+  return off >= 0;
+}
+
+/* the first n bytes the iovec array at iov (cnt long) points to are initialized */
+static void unpoison_iov(uintptr_t iov, uint64_t cnt, size_t n) {
+  for (uint64_t i = 0; i < cnt && n && kit_guest_accessible(iov + 16 * i, 16, false); i++) {
+    uint64_t v[2];
+    memcpy(v, H(iov + 16 * i), 16);
+    size_t k = v[1] < n ? v[1] : n;
+    kit_msan_guest_unpoison(v[0], k);
+    n -= k;
+  }
+}
+
+/* what the kernel wrote at addr, its length in the socklen_t at lenp (an
+ * address's may be the untruncated one: at most max) */
+static void unpoison_sockaddr(uintptr_t addr, uintptr_t lenp, uint32_t max) {
+  if (!addr || !lenp || !kit_guest_accessible(lenp, 4, false)) return;
+  kit_msan_guest_unpoison(lenp, 4);
+  uint32_t n = guest_u32(lenp);
+  kit_msan_guest_unpoison(addr, n < max ? n : max);
+}
+
 void kit_msan_guest_syscall_enter(uint64_t nr, const uint64_t args[6], uintptr_t pc) {
   const Sys *s = sys_find(nr);
   if (!s) return;
-  if (s->reads_ptr >= 0) {
-    uintptr_t p = args[s->reads_ptr];
-    size_t n = args[s->reads_len];
-    long off = kit_msan_guest_first_poisoned(p, n);
-    if (off >= 0) kit_msan_guest_report(pc, s->name, off, p, n);
-  }
-  if (nr == 66) { /* writev: each buffer */
-    uintptr_t iov = args[1];
-    for (uint64_t i = 0; i < args[2] && i < 1024 && kit_guest_accessible(iov + 16 * i, 16, false); i++) {
-      uint64_t v[2];
-      memcpy(v, H(iov + 16 * i), 16);
-      long off = kit_msan_guest_first_poisoned(v[0], v[1]);
-      if (off >= 0) {
-        kit_msan_guest_report(pc, s->name, off, v[0], v[1]);
-        break;
-      }
-    }
+  if (s->reads_ptr >= 0 && check_range(pc, s->name, args[s->reads_ptr], args[s->reads_len])) return;
+  if (nr == 66) check_iov(pc, s->name, args[1], args[2]); /* writev */
+  if (nr == 70) check_iov(pc, s->name, args[1], args[2]); /* pwritev */
+  if (nr == 211 && kit_guest_accessible(args[1], MH_SIZE, false)) { /* sendmsg: what it sends, as memcheck */
+    uintptr_t m = args[1];
+    if (!check_range(pc, "sendmsg(msg.msg_name)", guest_u64(m + MH_NAME), guest_u32(m + MH_NAMELEN)) &&
+        !check_iov(pc, "sendmsg(msg.msg_iov)", guest_u64(m + MH_IOV), guest_u64(m + MH_IOVLEN)))
+      check_range(pc, "sendmsg(msg.msg_control)", guest_u64(m + MH_CONTROL), guest_u64(m + MH_CONTROLLEN));
   }
 }
 
 void kit_msan_guest_syscall_ret(uint64_t nr, const uint64_t args[6], int64_t ret) {
   if (ret < 0) return;
-  if (nr == 29) { /* ioctl: the terminal queries libc makes */
-    if (args[1] == 0x5401) kit_msan_guest_unpoison(args[2], 60);      /* TCGETS */
-    else if (args[1] == 0x5413) kit_msan_guest_unpoison(args[2], 8); /* TIOCGWINSZ */
+  if (nr == 29) { /* ioctl */
+    uint32_t req = (uint32_t)args[1];
+    if (req == 0x5401) kit_msan_guest_unpoison(args[2], 60);      /* TCGETS */
+    else if (req == 0x5413) kit_msan_guest_unpoison(args[2], 8); /* TIOCGWINSZ */
+    else if (req == 0x541B || req == 0x540F || req == 0x5429) kit_msan_guest_unpoison(args[2], 4); /* FIONREAD, TIOCGPGRP, TIOCGSID */
+    else if (req >> 30 & 2) kit_msan_guest_unpoison(args[2], req >> 16 & 0x3fff); /* _IOR/_IOWR: its size */
     return;
+  }
+  switch (nr) {
+  case 202: case 204: case 205: case 242: /* accept, getsockname, getpeername, accept4 */
+    unpoison_sockaddr(args[1], args[2], 128); /* sizeof(struct sockaddr_storage) */
+    return;
+  case 209: /* getsockopt(fd, level, name, val, lenp) */
+    unpoison_sockaddr(args[3], args[4], UINT32_MAX);
+    return;
+  case 212: /* recvmsg: the name, the data, the control messages, the flags */
+    if (kit_guest_accessible(args[1], MH_SIZE, false)) {
+      uintptr_t m = args[1];
+      kit_msan_guest_unpoison(m + MH_NAMELEN, 4);
+      kit_msan_guest_unpoison(m + MH_CONTROLLEN, 8);
+      kit_msan_guest_unpoison(m + MH_FLAGS, 4);
+      if (guest_u64(m + MH_NAME)) kit_msan_guest_unpoison(guest_u64(m + MH_NAME), guest_u32(m + MH_NAMELEN));
+      if (guest_u64(m + MH_CONTROL)) kit_msan_guest_unpoison(guest_u64(m + MH_CONTROL), guest_u64(m + MH_CONTROLLEN));
+      unpoison_iov(guest_u64(m + MH_IOV), guest_u64(m + MH_IOVLEN), (size_t)ret);
+    }
+    return;
+  case 22: /* epoll_pwait: ret events of 16 bytes */
+    kit_msan_guest_unpoison(args[1], (size_t)ret * 16);
+    return;
+  case 73: /* ppoll: each pollfd's revents (struct pollfd {int fd; short events, revents;}) */
+    for (uint64_t i = 0; i < args[1] && i < 65536; i++) kit_msan_guest_unpoison(args[0] + 8 * i + 6, 2);
+    return;
+  case 72: /* pselect6: the three fd sets, nfds bits each */
+    for (int k = 1; k <= 3; k++)
+      if (args[k]) kit_msan_guest_unpoison(args[k], (args[0] + 63) / 64 * 8);
+    return;
+  default: break;
   }
   if (nr == 169 && args[1]) kit_msan_guest_unpoison(args[1], 8); /* gettimeofday's tz */
   if (nr == 207 && args[4] && kit_guest_accessible(args[5], 4, false)) { /* recvfrom's address */
@@ -410,17 +512,7 @@ void kit_msan_guest_syscall_ret(uint64_t nr, const uint64_t args[6], int64_t ret
   switch (s->w_kind) {
   case RET: kit_msan_guest_unpoison(p, (size_t)ret); break;
   case FIXED: kit_msan_guest_unpoison(p, s->w_size); break;
-  case IOV: {
-    size_t left = (size_t)ret;
-    for (uint64_t i = 0; i < args[2] && left && kit_guest_accessible(p + 16 * i, 16, false); i++) {
-      uint64_t v[2];
-      memcpy(v, H(p + 16 * i), 16);
-      size_t n = v[1] < left ? v[1] : left;
-      kit_msan_guest_unpoison(v[0], n);
-      left -= n;
-    }
-    break;
-  }
+  case IOV: unpoison_iov(p, args[s->w_ptr + 1], (size_t)ret); break;
   default: break;
   }
 }

@@ -28,7 +28,7 @@ STAGES = [
     ("tiers", ["tier.h", "tier.c", "tier_impl.h", "tier_interp.c", "tier_baseline.c", "tier_llvm.c", "jitload.h",
                "jitload.c"]),
     ("fault", ["fault.h", "fault.c"]),
-    ("os", ["os.h", "syscall.h", "syscall.c", "syscall_fs.c", "syscall_mem.c", "syscall_proc.c", "syscall_thread.c", "syscall_exec.c", "signal.c"]),
+    ("os", ["os.h", "syscall.h", "syscall.c", "syscall_fs.c", "syscall_mem.c", "syscall_net.c", "syscall_proc.c", "syscall_thread.c", "syscall_exec.c", "signal.c"]),
     ("dispatch", ["dispatch.h", "dispatch.c", "helpers.h", "helpers.c", "stats.h", "stats.c"]),
     ("api", ["emu.c", "main.c", "tool_gdb.c"]),
 ]

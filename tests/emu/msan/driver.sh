@@ -67,7 +67,47 @@ int main(void) {
   return 0;
 }
 C
+cat >sock.c <<'C'
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+/* what the kernel writes through recvmsg, getsockname, getsockopt, ppoll
+ * and ioctl is initialized; sock bad: sendmsg of uninitialized bytes */
+int main(int argc, char **argv) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 2;
+  char msg[16];
+  memcpy(msg, "0123456789abcdef", 16);
+  char bad[8];
+  struct iovec out = {.iov_base = argc > 1 ? bad : msg, .iov_len = argc > 1 ? 8 : 16};
+  struct msghdr mo = {.msg_iov = &out, .msg_iovlen = 1};
+  if (sendmsg(sv[0], &mo, 0) < 0) return 2; /* line 18: bad's bytes are uninitialized */
+  char buf[16], name[sizeof(struct sockaddr_un)], ctl[64];
+  struct iovec in = {.iov_base = buf, .iov_len = sizeof buf};
+  struct msghdr mi = {.msg_iov = &in, .msg_iovlen = 1, .msg_name = name, .msg_namelen = sizeof name,
+                      .msg_control = ctl, .msg_controllen = sizeof ctl};
+  struct pollfd p = {.fd = sv[1], .events = POLLIN};
+  if (poll(&p, 1, 1000) != 1 || !(p.revents & POLLIN)) return 3;
+  int avail;
+  if (ioctl(sv[1], FIONREAD, &avail) || avail != 16) return 4;
+  ssize_t n = recvmsg(sv[1], &mi, 0);
+  if (n != 16 || buf[15] != 'f' || mi.msg_flags) return 5;
+  struct sockaddr_un a;
+  socklen_t al = sizeof a;
+  if (getsockname(sv[0], (struct sockaddr *)&a, &al) || a.sun_family != AF_UNIX) return 6;
+  int type;
+  socklen_t tl = sizeof type;
+  if (getsockopt(sv[0], SOL_SOCKET, SO_TYPE, &type, &tl) || type != SOCK_STREAM) return 7;
+  puts("ok");
+  return 0;
+}
+C
 riscv64-linux-gnu-gcc -g -O0 -static branch.c -o branch && riscv64-linux-gnu-gcc -g -O0 -static io.c -o io &&
+  riscv64-linux-gnu-gcc -g -O0 sock.c -o sock &&
   riscv64-linux-gnu-gcc -g -O2 -static alt.c -o alt || exit 1
 
 "$emu" --sanitize=memory ./alt >out 2>err; rc=$?
@@ -109,4 +149,12 @@ check "write(2) of uninitialized bytes: exit 1" [ $rc -eq 1 ]
 check "  Uninitialized bytes in write at offset 4" grep -qE '^Uninitialized bytes in write at offset 4 inside \[0x[0-9a-f]+, 8\)$' err
 check "  frame main io.c:11" grep -qE '^    #[0-9]+ 0x[0-9a-f]+ in main .*io.c:11' err
 check "  read(2)'s bytes are initialized (no earlier report)" [ "$(grep -c WARNING err)" = 1 ]
+
+"$emu" --sanitize=memory ./sock >out 2>err; rc=$?
+check "recvmsg, getsockname, getsockopt, ppoll, ioctl(FIONREAD) write initialized bytes: clean" [ $rc -eq 0 -a ! -s err ]
+check "  and the program ran through" grep -qx ok out
+"$emu" --sanitize=memory ./sock bad >out 2>err; rc=$?
+check "sendmsg of uninitialized bytes: exit 1" [ $rc -eq 1 ]
+check "  Uninitialized bytes in sendmsg(msg.msg_iov)" grep -qE '^Uninitialized bytes in sendmsg\(msg.msg_iov\) at offset 0 inside \[0x[0-9a-f]+, 8\)$' err
+check "  frame main sock.c:18" grep -qE '^    #[0-9]+ 0x[0-9a-f]+ in main .*sock.c:18' err
 exit $fail
