@@ -8,6 +8,19 @@
 #include "os.h"
 
 #define KIT_EMU_SYSCALLS(X)                                                                              \
+  X(5, setxattr) X(6, lsetxattr) X(7, fsetxattr) X(8, getxattr) X(9, lgetxattr) X(10, fgetxattr)          \
+  X(11, listxattr) X(12, llistxattr) X(13, flistxattr) X(14, removexattr) X(15, lremovexattr)           \
+  X(16, fremovexattr) X(26, inotify_init1) X(27, inotify_add_watch) X(28, inotify_rm_watch)              \
+  X(32, flock) X(33, mknodat) X(43, statfs) X(44, fstatfs) X(45, truncate) X(47, fallocate) X(76, splice) \
+  X(81, sync) X(85, timerfd_create) X(86, timerfd_settime) X(87, timerfd_gettime) X(213, readahead)      \
+  X(223, fadvise64) X(267, syncfs) X(279, memfd_create) X(285, copy_file_range)                          \
+  X(90, capget) X(91, capset) X(92, personality) X(95, waitid) X(118, sched_setparam)                   \
+  X(119, sched_setscheduler) X(120, sched_getscheduler) X(121, sched_getparam) X(122, sched_setaffinity) \
+  X(125, sched_get_priority_max) X(126, sched_get_priority_min) X(127, sched_rr_get_interval)            \
+  X(140, setpriority) X(141, getpriority) X(143, setregid) X(144, setgid) X(145, setreuid) X(146, setuid) \
+  X(147, setresuid) X(148, getresuid) X(149, setresgid) X(150, getresgid) X(151, setfsuid)              \
+  X(152, setfsgid) X(153, times) X(158, getgroups) X(159, setgroups) X(168, getcpu) X(228, mlock)        \
+  X(229, munlock) X(230, mlockall) X(231, munlockall) X(232, mincore) X(283, membarrier)                 \
   X(17, getcwd) X(19, eventfd2) X(20, epoll_create1) X(21, epoll_ctl) X(22, epoll_pwait) X(23, dup) X(24, dup3) X(25, fcntl) X(29, ioctl) X(34, mkdirat) X(35, unlinkat)           \
   X(36, symlinkat) X(37, linkat) X(46, ftruncate) X(48, faccessat) X(49, chdir) X(50, fchdir)             \
   X(52, fchmod) X(53, fchmodat) X(54, fchownat) X(55, fchown) X(56, openat) X(57, close) X(59, pipe2)     \

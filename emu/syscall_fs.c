@@ -10,9 +10,16 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/timerfd.h>
+#include <sys/xattr.h>
+#include <linux/limits.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -31,6 +38,9 @@ typedef struct GenericStat {
   uint32_t unused[2];
 } GenericStat;
 _Static_assert(sizeof(GenericStat) == 128, "asm-generic struct stat is 128 bytes");
+/* what passes through as it is: the generic layouts are the host's */
+_Static_assert(sizeof(struct statfs) == 120, "struct statfs is asm-generic's 120 bytes");
+_Static_assert(sizeof(struct itimerspec) == 32, "struct itimerspec is 32 bytes");
 
 static int64_t neg(long r) { return r < 0 ? -errno : r; }
 
@@ -149,6 +159,24 @@ static int64_t do_iov(KitEmu *emu, uint64_t nr, int fd, uint64_t iov_va, uint64_
   return neg(KIT_EMU_BLOCKING(emu, nr == KIT_SYS_writev ? writev(fd, iov, (int)cnt) : readv(fd, iov, (int)cnt)));
 }
 
+/* setxattr/getxattr and their l and f forms: name, value, size (flags) */
+static int64_t do_xattr(KitEmu *emu, uint64_t nr, const uint64_t a[6]) {
+  char path[PATH_MAX + 64], name[XATTR_NAME_MAX + 1];
+  int r;
+  if (kit_aspace_strncpy(&emu->as, a[1], name, sizeof name) < 0) return -ERANGE;
+  bool set = nr == KIT_SYS_setxattr || nr == KIT_SYS_lsetxattr || nr == KIT_SYS_fsetxattr;
+  void *v = a[2] ? (set ? kit_emu_gr(emu, a[2], a[3]) : kit_emu_gw(emu, a[2], a[3])) : NULL;
+  if (!v && a[2] && a[3]) return -EFAULT;
+  bool byfd = nr == KIT_SYS_fsetxattr || nr == KIT_SYS_fgetxattr, link = nr == KIT_SYS_lsetxattr || nr == KIT_SYS_lgetxattr;
+  if (byfd) {
+    if (kit_emu_fd_reserved((int)a[0])) return -EBADF;
+    return neg(set ? fsetxattr((int)a[0], name, v, a[3], (int)a[4]) : fgetxattr((int)a[0], name, v, a[3]));
+  }
+  if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+  if (set) return neg(link ? lsetxattr(path, name, v, a[3], (int)a[4]) : setxattr(path, name, v, a[3], (int)a[4]));
+  return neg(link ? lgetxattr(path, name, v, a[3]) : getxattr(path, name, v, a[3]));
+}
+
 int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
   char path[PATH_MAX + 64], path2[PATH_MAX + 64];
   int r;
@@ -165,8 +193,14 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
   case KIT_SYS_read: case KIT_SYS_write: case KIT_SYS_pread64: case KIT_SYS_pwrite64: case KIT_SYS_readv:
   case KIT_SYS_writev: case KIT_SYS_lseek: case KIT_SYS_dup: case KIT_SYS_fcntl: case KIT_SYS_ioctl:
   case KIT_SYS_getdents64: case KIT_SYS_fstat: case KIT_SYS_fchmod: case KIT_SYS_fchown: case KIT_SYS_fchdir:
-  case KIT_SYS_ftruncate: case KIT_SYS_fsync: case KIT_SYS_fdatasync:
+  case KIT_SYS_ftruncate: case KIT_SYS_fsync: case KIT_SYS_fdatasync: case KIT_SYS_fstatfs: case KIT_SYS_flock:
+  case KIT_SYS_fallocate: case KIT_SYS_syncfs: case KIT_SYS_fadvise64: case KIT_SYS_readahead:
+  case KIT_SYS_flistxattr: case KIT_SYS_fremovexattr: case KIT_SYS_inotify_add_watch: case KIT_SYS_inotify_rm_watch:
+  case KIT_SYS_timerfd_settime: case KIT_SYS_timerfd_gettime:
     if (kit_emu_fd_reserved(fd)) return -EBADF;
+    break;
+  case KIT_SYS_copy_file_range: case KIT_SYS_splice:
+    if (kit_emu_fd_reserved(fd) || kit_emu_fd_reserved((int)a[2])) return -EBADF;
     break;
   case KIT_SYS_sendfile:
     if (kit_emu_fd_reserved(fd) || kit_emu_fd_reserved((int)a[1])) return -EBADF;
@@ -351,6 +385,81 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     if (!fds && a[1]) return -EFAULT;
     const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
     return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_ppoll, fds, a[1], ts, NULL, 8)));
+  }
+  case KIT_SYS_truncate:
+    if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    return neg(truncate(path, (off_t)a[1]));
+  case KIT_SYS_statfs:
+  case KIT_SYS_fstatfs: { /* struct statfs: one layout on the 64-bit ports */
+    struct statfs st;
+    if (nr == KIT_SYS_fstatfs) r = fstatfs(fd, &st);
+    else if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    else r = statfs(path, &st);
+    if (r < 0) return -errno;
+    return kit_aspace_write(&emu->as, a[1], &st, sizeof st) < 0 ? -EFAULT : 0;
+  }
+  case KIT_SYS_flock:
+    return neg(KIT_EMU_BLOCKING(emu, flock(fd, (int)a[1])));
+  case KIT_SYS_fallocate:
+    return neg(fallocate(fd, (int)a[1], (off_t)a[2], (off_t)a[3]));
+  case KIT_SYS_sync:
+    sync();
+    return 0;
+  case KIT_SYS_syncfs:
+    return neg(syncfs(fd));
+  case KIT_SYS_fadvise64:
+    return neg(syscall(SYS_fadvise64, fd, (off_t)a[1], (off_t)a[2], (int)a[3]));
+  case KIT_SYS_readahead:
+    return neg(readahead(fd, (off_t)a[1], a[2]));
+  case KIT_SYS_mknodat:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(mknodat(fd, path, (mode_t)a[2], (dev_t)a[3]));
+  case KIT_SYS_setxattr: case KIT_SYS_lsetxattr: case KIT_SYS_fsetxattr:
+  case KIT_SYS_getxattr: case KIT_SYS_lgetxattr: case KIT_SYS_fgetxattr:
+    return do_xattr(emu, nr, a);
+  case KIT_SYS_listxattr: case KIT_SYS_llistxattr: case KIT_SYS_flistxattr: {
+    void *h = a[1] ? kit_emu_gw(emu, a[1], a[2]) : NULL;
+    if (!h && a[1] && a[2]) return -EFAULT;
+    if (nr == KIT_SYS_flistxattr) return neg(flistxattr(fd, h, a[2]));
+    if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    return neg(nr == KIT_SYS_listxattr ? listxattr(path, h, a[2]) : llistxattr(path, h, a[2]));
+  }
+  case KIT_SYS_removexattr: case KIT_SYS_lremovexattr: case KIT_SYS_fremovexattr: {
+    char name[XATTR_NAME_MAX + 1];
+    if (kit_aspace_strncpy(&emu->as, a[1], name, sizeof name) < 0) return -ERANGE;
+    if (nr == KIT_SYS_fremovexattr) return neg(fremovexattr(fd, name));
+    if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    return neg(nr == KIT_SYS_removexattr ? removexattr(path, name) : lremovexattr(path, name));
+  }
+  case KIT_SYS_inotify_init1:
+    return neg(inotify_init1((int)a[0]));
+  case KIT_SYS_inotify_add_watch:
+    if ((r = path_in(emu, a[1], path, sizeof path)) < 0) return r;
+    return neg(inotify_add_watch(fd, path, (uint32_t)a[2]));
+  case KIT_SYS_inotify_rm_watch:
+    return neg(inotify_rm_watch(fd, (int)a[1]));
+  case KIT_SYS_memfd_create: {
+    char name[250];
+    if (kit_aspace_strncpy(&emu->as, a[0], name, sizeof name) < 0) return -EINVAL;
+    return neg(memfd_create(name, (unsigned)a[1]));
+  }
+  case KIT_SYS_copy_file_range:
+  case KIT_SYS_splice: { /* the offsets (loff_t *) may be NULL */
+    void *o1 = a[1] ? kit_emu_gw(emu, a[1], 8) : NULL, *o2 = a[3] ? kit_emu_gw(emu, a[3], 8) : NULL;
+    if ((a[1] && !o1) || (a[3] && !o2)) return -EFAULT;
+    if (nr == KIT_SYS_splice) return neg(KIT_EMU_BLOCKING(emu, splice(fd, o1, (int)a[2], o2, a[4], (unsigned)a[5])));
+    return neg(copy_file_range(fd, o1, (int)a[2], o2, a[4], (unsigned)a[5]));
+  }
+  case KIT_SYS_timerfd_create:
+    return neg(timerfd_create((int)a[0], (int)a[1]));
+  case KIT_SYS_timerfd_settime:
+  case KIT_SYS_timerfd_gettime: { /* struct itimerspec: one layout */
+    bool set = nr == KIT_SYS_timerfd_settime;
+    const void *nv = set ? kit_emu_gr(emu, a[2], sizeof(struct itimerspec)) : NULL;
+    uint64_t ova = set ? a[3] : a[1];
+    void *ov = ova ? kit_emu_gw(emu, ova, sizeof(struct itimerspec)) : NULL;
+    if ((set && !nv) || (ova && !ov)) return -EFAULT;
+    return neg(set ? timerfd_settime(fd, (int)a[1], nv, ov) : timerfd_gettime(fd, ov));
   }
   case KIT_SYS_close_range: { /* around the emulator's own descriptors */
     uint64_t rs[2][2];

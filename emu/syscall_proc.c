@@ -8,11 +8,13 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +30,29 @@ static int64_t neg(long r) { return r < 0 ? -errno : r; }
 static int64_t put(KitEmu *emu, uint64_t va, const void *p, size_t n) {
   if (!va) return 0;
   return kit_aspace_write(&emu->as, va, p, n) < 0 ? -EFAULT : 0;
+}
+
+/* the host's number of a call that passes through with scalar arguments */
+static long host_nr(uint64_t nr) {
+  switch (nr) {
+  case KIT_SYS_setuid: return SYS_setuid;
+  case KIT_SYS_setgid: return SYS_setgid;
+  case KIT_SYS_setfsuid: return SYS_setfsuid;
+  case KIT_SYS_setfsgid: return SYS_setfsgid;
+  case KIT_SYS_setreuid: return SYS_setreuid;
+  case KIT_SYS_setregid: return SYS_setregid;
+  case KIT_SYS_setresuid: return SYS_setresuid;
+  case KIT_SYS_setresgid: return SYS_setresgid;
+  case KIT_SYS_personality: return SYS_personality;
+  case KIT_SYS_membarrier: return SYS_membarrier;
+  case KIT_SYS_sched_getscheduler: return SYS_sched_getscheduler;
+  case KIT_SYS_sched_get_priority_max: return SYS_sched_get_priority_max;
+  case KIT_SYS_sched_get_priority_min: return SYS_sched_get_priority_min;
+  case KIT_SYS_getpriority: return SYS_getpriority;
+  case KIT_SYS_setpriority: return SYS_setpriority;
+  case KIT_SYS_munlockall: return SYS_munlockall;
+  default: abort();
+  }
 }
 
 static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
@@ -171,6 +196,83 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     if (r > 0 && put(emu, a[1], &st, 4) < 0) return -EFAULT;
     if (a[3] && put(emu, a[3], &ru, sizeof ru) < 0) return -EFAULT;
     return r;
+  }
+  case KIT_SYS_waitid: { /* siginfo_t and struct rusage: one layout */
+    void *info = a[2] ? kit_emu_gw(emu, a[2], 128) : NULL, *ru = a[4] ? kit_emu_gw(emu, a[4], sizeof(struct rusage)) : NULL;
+    if ((a[2] && !info) || (a[4] && !ru)) return -EFAULT;
+    return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_waitid, (int)a[0], (pid_t)a[1], info, (int)a[3], ru)));
+  }
+  case KIT_SYS_times: {
+    struct tms t;
+    clock_t c = times(&t);
+    if (c == (clock_t)-1) return -errno;
+    return put(emu, a[0], &t, sizeof t) < 0 ? -EFAULT : (int64_t)c;
+  }
+  /* credentials: the raw calls, which change the calling thread only (glibc
+   * makes every guest thread call them, as on Linux) */
+  case KIT_SYS_setuid: case KIT_SYS_setgid: case KIT_SYS_setfsuid: case KIT_SYS_setfsgid:
+  case KIT_SYS_setreuid: case KIT_SYS_setregid: case KIT_SYS_setresuid: case KIT_SYS_setresgid:
+  case KIT_SYS_personality: case KIT_SYS_membarrier: case KIT_SYS_sched_getscheduler:
+  case KIT_SYS_sched_get_priority_max: case KIT_SYS_sched_get_priority_min: case KIT_SYS_getpriority:
+  case KIT_SYS_setpriority: case KIT_SYS_munlockall:
+    return neg(syscall(host_nr(nr), a[0], a[1], a[2]));
+  case KIT_SYS_mlockall:
+    return neg(mlockall((int)a[0]));
+  case KIT_SYS_getresuid:
+  case KIT_SYS_getresgid: {
+    uint32_t v[3];
+    if (syscall(nr == KIT_SYS_getresuid ? SYS_getresuid : SYS_getresgid, &v[0], &v[1], &v[2]) < 0) return -errno;
+    for (int k = 0; k < 3; k++)
+      if (put(emu, a[k], &v[k], 4) < 0) return -EFAULT;
+    return 0;
+  }
+  case KIT_SYS_getgroups:
+  case KIT_SYS_setgroups: {
+    if (a[0] > 65536) return -EINVAL;
+    void *g = a[0] ? (nr == KIT_SYS_getgroups ? kit_emu_gw(emu, a[1], a[0] * 4) : kit_emu_gr(emu, a[1], a[0] * 4)) : NULL;
+    if (a[0] && !g) return -EFAULT;
+    return neg(syscall(nr == KIT_SYS_getgroups ? SYS_getgroups : SYS_setgroups, (int)a[0], g));
+  }
+  case KIT_SYS_getcpu: {
+    unsigned cpu, node;
+    if (syscall(SYS_getcpu, &cpu, &node, NULL) < 0) return -errno;
+    return put(emu, a[0], &cpu, 4) < 0 || put(emu, a[1], &node, 4) < 0 ? -EFAULT : 0;
+  }
+  case KIT_SYS_sched_setaffinity: {
+    const void *m = kit_emu_gr(emu, a[2], a[1]);
+    if (!m && a[1]) return -EFAULT;
+    return neg(syscall(SYS_sched_setaffinity, (pid_t)a[0], a[1], m));
+  }
+  case KIT_SYS_sched_getparam:
+  case KIT_SYS_sched_setparam:
+  case KIT_SYS_sched_setscheduler: { /* struct sched_param: one int */
+    uint64_t va = nr == KIT_SYS_sched_setscheduler ? a[2] : a[1];
+    void *p = nr == KIT_SYS_sched_getparam ? kit_emu_gw(emu, va, 4) : kit_emu_gr(emu, va, 4);
+    if (!p) return -EFAULT;
+    if (nr == KIT_SYS_sched_setscheduler) return neg(syscall(SYS_sched_setscheduler, (pid_t)a[0], (int)a[1], p));
+    return neg(syscall(nr == KIT_SYS_sched_getparam ? SYS_sched_getparam : SYS_sched_setparam, (pid_t)a[0], p));
+  }
+  case KIT_SYS_sched_rr_get_interval: {
+    struct timespec ts;
+    if (syscall(SYS_sched_rr_get_interval, (pid_t)a[0], &ts) < 0) return -errno;
+    return put(emu, a[1], &ts, sizeof ts);
+  }
+  case KIT_SYS_capget:
+  case KIT_SYS_capset: { /* a header {version, pid} and up to two 12-byte data sets */
+    void *h = kit_emu_gw(emu, a[0], 8), *d = a[1] ? kit_emu_gw(emu, a[1], 24) : NULL;
+    if (!h || (a[1] && !d)) return -EFAULT;
+    return neg(syscall(nr == KIT_SYS_capget ? SYS_capget : SYS_capset, h, d));
+  }
+  case KIT_SYS_mlock:
+  case KIT_SYS_munlock:
+  case KIT_SYS_mincore: { /* the guest range's host pages */
+    if (!kit_aspace_check(&emu->as, a[0], a[1] ? a[1] : 1, 0)) return -ENOMEM;
+    void *h = kit_aspace_host(&emu->as, a[0]);
+    if (nr == KIT_SYS_mlock) return neg(mlock(h, a[1]));
+    if (nr == KIT_SYS_munlock) return neg(munlock(h, a[1]));
+    void *vec = kit_emu_gw(emu, a[2], (a[1] + 4095) / 4096);
+    if (!vec) return -EFAULT;
+    return neg(mincore(h, a[1], vec));
   }
   case KIT_SYS_kill:
     if ((pid_t)a[0] == getpid()) return self_signal(emu, (int)a[1]);
