@@ -253,6 +253,18 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     return neg(fcntl(fd, (int)a[1], a[2]));
   case KIT_SYS_ioctl:
     switch (a[1]) {
+    /* asm-generic's numbers, which x86-64 shares: an int argument, or none */
+    case FIOCLEX: case FIONCLEX: case TIOCSCTTY: case TIOCNOTTY: case TCFLSH: case TCSBRK: case TCXONC:
+    case TCSBRKP: case TIOCSBRK: case TIOCCBRK:
+      return neg(ioctl(fd, a[1], (long)a[2]));
+    case TIOCOUTQ: case TIOCGPTN: case TIOCSPTLCK: case TIOCGSID: case TIOCMGET: case TIOCMSET: case TIOCMBIS:
+    case TIOCMBIC: case TIOCGETD: case TIOCSETD: case FIOASYNC: case TIOCEXCL: case TIOCNXCL: case TIOCGEXCL:
+    case TIOCGPKT: case TIOCPKT: case TIOCSTI: {
+      bool noarg = a[1] == TIOCEXCL || a[1] == TIOCNXCL;
+      void *h = noarg ? NULL : kit_emu_gw(emu, a[2], a[1] == TIOCSTI ? 1 : 4);
+      if (!h && !noarg) return -EFAULT;
+      return neg(ioctl(fd, a[1], h));
+    }
     case TCGETS: case TCSETS: case TCSETSW: case TCSETSF: case TIOCGWINSZ: case TIOCSWINSZ:
     case TIOCGPGRP: case TIOCSPGRP: case FIONREAD: case FIONBIO: {
       size_t n = a[1] == TIOCGWINSZ || a[1] == TIOCSWINSZ ? 8 : (a[1] >= TCGETS && a[1] <= TCSETSF) ? 36 : 4;

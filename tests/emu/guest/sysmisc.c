@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
@@ -160,5 +161,26 @@ int main(int argc, char **argv) {
   printf(", mlock %s", r < 0 && (errno == EPERM || errno == ENOMEM) ? "refused" : res(r));
   printf(", munlock %s\n", res(munlock(page, 4096)));
   printf("mincore of an unmapped range: %s\n", res(mincore((void *)(uintptr_t)0x1000, 4096, vec)));
+  /* a pseudo-terminal: TIOCSPTLCK, TIOCGPTN, then data through it; FIOCLEX */
+  int m = posix_openpt(O_RDWR | O_NOCTTY);
+  if (m < 0) {
+    printf("ptmx: %s\n", strerrorname_np(errno));
+  } else {
+    e = res(unlockpt(m));
+    char *name = ptsname(m);
+    int sl = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    printf("pty: unlockpt %s, ptsname %s, open %s", e, name && !strncmp(name, "/dev/pts/", 9) ? "/dev/pts/N" : "?",
+           sl >= 0 ? "ok" : strerrorname_np(errno));
+    e = res(ioctl(m, FIOCLEX));
+    printf(", FIOCLEX %s cloexec %d", e, (fcntl(m, F_GETFD) & FD_CLOEXEC) != 0);
+    if (sl >= 0 && write(sl, "out\n", 4) == 4) {
+      char pb[16];
+      k = read(m, pb, sizeof pb);
+      printf(", through: %zd bytes", k);
+    }
+    int q = -1;
+    e = res(ioctl(m, TIOCOUTQ, &q));
+    printf(", TIOCOUTQ %s %d\n", e, q);
+  }
   return 0;
 }
