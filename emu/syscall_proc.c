@@ -5,6 +5,7 @@
 #include "rlimits.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,20 @@ static long host_nr(uint64_t nr) {
 
 static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   uint64_t flags = a[0];
+  /* vfork: the parent goes on when the child execs or exits, as on Linux:
+   * the child holds a close-on-exec pipe's write end, whose end the parent
+   * waits for (the child's memory is its own here, a fork's) */
+  int vf[2] = {-1, -1};
+  if ((flags & LINUX_CLONE_VFORK) && pipe2(vf, O_CLOEXEC) < 0) return -errno;
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) return -errno;
+  if (pid < 0) {
+    int e = errno;
+    if (vf[0] >= 0) close(vf[0]), close(vf[1]);
+    return -e;
+  }
   if (pid == 0) {
+    if (vf[0] >= 0) close(vf[0]);
     kit_emu_threads_after_fork(emu);
     kit_tier_after_fork(emu);
     if (a[1]) emu->arch->set_reg(kit_emu_cpu(emu), KIT_EMU_REG(emu, sp), a[1]);
@@ -71,10 +82,12 @@ static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
     return 0;
   }
   if (flags & LINUX_CLONE_PARENT_SETTID) put(emu, a[2], &pid, 4);
-  /* vfork semantics: the parent waits until the child is gone (it cannot exec) */
-  if (flags & LINUX_CLONE_VFORK) {
-    siginfo_t si;
-    waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+  if (vf[0] >= 0) {
+    close(vf[1]);
+    char c;
+    while (KIT_EMU_BLOCKING(emu, read(vf[0], &c, 1)) < 0 && errno == EINTR) {
+    }
+    close(vf[0]);
   }
   return pid;
 }

@@ -25,6 +25,30 @@ cat >"$work/prog.c" <<'C'
  * child execs PATH, the parent prints the child's status; prog chain N [PATH]:
  * execs itself N times in the same process, then closes fd 2 and execs PATH */
 int main(int argc, char **argv) {
+  if (argc > 2 && !strcmp(argv[1], "vfork")) { /* prog vfork PATH ARGV...: PATH reads what we write after vfork */
+    int p[2];
+    if (pipe(p)) return 2;
+    pid_t c = vfork();
+    if (c == 0) {
+      dup2(p[0], 0);
+      close(p[0]), close(p[1]);
+      execv(argv[2], argv + 3);
+      _exit(127);
+    }
+    close(p[0]);
+    if (write(p[1], "through the pipe\n", 17) != 17) return 3;
+    close(p[1]);
+    int st;
+    waitpid(c, &st, 0);
+    printf("vfork child status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "cat")) { /* prog cat: stdin to stdout */
+    char b[256];
+    ssize_t n;
+    while ((n = read(0, b, sizeof b)) > 0) fwrite(b, 1, (size_t)n, stdout);
+    return 4;
+  }
   if (argc > 1 && !strcmp(argv[1], "len")) { /* prog len: its arguments' lengths */
     for (int i = 2; i < argc; i++) printf("%zu ", strlen(argv[i]));
     printf("\n");
@@ -114,6 +138,16 @@ n=$(run --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c 
 n=$(run --trace-children=no --tool=insncount "$work/prog" run "$work/prog-static" c child | grep -c '^kit-emu: insncount:')
 [ "$n" -eq 1 ] || fail "--trace-children=no: $n count lines, want the parent's only"
 echo "ok --trace-children"
+
+# vfork: the parent goes on once the child has exec'd (busybox tar's
+# compressor reads what the parent writes after vfork returns)
+out=$(timeout 20 "$emu" "$work/prog-static" vfork /bin/cat cat 2>&1)
+[ "$out" = "through the pipe
+vfork child status 0" ] || fail "vfork + exec of a host program: got '$out'"
+out=$(timeout 20 "$emu" "$work/prog-static" vfork "$work/prog-static" x cat 2>&1)
+[ "$out" = "through the pipe
+vfork child status 4" ] || fail "vfork + exec of a guest program: got '$out'"
+echo "ok vfork: the parent runs on after the child's exec (host and guest programs)"
 
 # long arguments (autoconf's sed scripts): Linux takes up to 128 KiB each
 out=$(run "$work/prog-static" long 131071; run "$work/prog-static" long 131072)
