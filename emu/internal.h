@@ -149,6 +149,9 @@ struct KitEmu {
   char interp_path[8192]; /* the dynamic linker loaded, "" for a static program */
   uint64_t entry, interp_base, phdr, phnum, load_bias;
   uint64_t auxv[64]; /* the initial auxv as the loader laid it out (/proc/self/auxv) */
+  /* the guest's argument and environment strings on its stack, as Linux's
+   * mm->arg_start..arg_end, env_start..env_end (/proc/self/cmdline, environ) */
+  uint64_t arg_start, arg_end, env_start, env_end;
   unsigned auxv_words;
   uint64_t sigreturn_tramp; /* guest page holding the arch's sigreturn code */
 

@@ -175,11 +175,14 @@ uint16_t kit_emu_elf_machine(const char *path, FILE *err) {
   return h[EI_DATA] == ELFDATA2MSB ? (uint16_t)(h[18] << 8 | h[19]) : (uint16_t)(h[19] << 8 | h[18]);
 }
 
-static const char *pick_sysroot(KitEmu *emu) {
+/* -L, else $KIT_EMU_SYSROOT, else the arch's default when it exists (*dflt) */
+static const char *pick_sysroot(KitEmu *emu, bool *dflt) {
+  *dflt = false;
   if (emu->opt.sysroot) return emu->opt.sysroot;
   const char *env = getenv("KIT_EMU_SYSROOT");
   if (env && *env) return env;
   const char *def = emu->arch->default_sysroot;
+  *dflt = true;
   if (def && access(def, F_OK) == 0) return def;
   return "";
 }
@@ -219,7 +222,9 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
   uint64_t execfn = push_bytes(emu, &sp, emu->exe_path, strlen(emu->exe_path) + 1);
   uint64_t *av = calloc((size_t)argc + 1, 8), *ev = calloc((size_t)envc + 1, 8);
   for (int i = argc - 1; i >= 0; i--) av[i] = push_bytes(emu, &sp, argv[i], strlen(argv[i]) + 1);
+  emu->arg_start = argc ? av[0] : sp, emu->arg_end = argc ? av[argc - 1] + strlen(argv[argc - 1]) + 1 : sp;
   for (int i = envc - 1; i >= 0; i--) ev[i] = push_bytes(emu, &sp, envp[i], strlen(envp[i]) + 1);
+  emu->env_start = envc ? ev[0] : sp, emu->env_end = envc ? ev[envc - 1] + strlen(envp[envc - 1]) + 1 : sp;
   uint8_t rnd[16];
   if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd) memset(rnd, 0x5a, sizeof rnd);
   sp &= ~15ull;
@@ -266,9 +271,14 @@ static int build_stack(KitEmu *emu, const Image *exe, int argc, char **argv, cha
 int kit_emu_load(KitEmu *emu, int argc, char **argv, char **envp, FILE *err) {
   if (elf_version(EV_CURRENT) == EV_NONE) return fail(err, argv[0], "libelf initialization failed");
   if (!realpath(argv[0], emu->exe_path)) snprintf(emu->exe_path, sizeof emu->exe_path, "%s", argv[0]);
-  snprintf(emu->sysroot, sizeof emu->sysroot, "%s", pick_sysroot(emu));
+  bool dflt;
+  snprintf(emu->sysroot, sizeof emu->sysroot, "%s", pick_sysroot(emu, &dflt));
   Image exe, interp;
   if (load_image(emu, argv[0], false, &exe, err) < 0) return -1;
+  /* the default sysroot is for a dynamic program's loader and libraries; a
+   * static one sees the host's paths, as under qemu without -L
+   * (busybox du -s /bin must measure the host's /bin) */
+  if (dflt && !exe.interp[0]) emu->sysroot[0] = 0;
   kit_aspace_set_brk(&emu->as, (exe.hi + KIT_EMU_PAGE - 1) & ~(KIT_EMU_PAGE - 1));
   emu->entry = exe.entry;
   emu->load_bias = exe.bias;

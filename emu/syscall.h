@@ -11,7 +11,7 @@
   X(5, setxattr) X(6, lsetxattr) X(7, fsetxattr) X(8, getxattr) X(9, lgetxattr) X(10, fgetxattr)          \
   X(11, listxattr) X(12, llistxattr) X(13, flistxattr) X(14, removexattr) X(15, lremovexattr)           \
   X(16, fremovexattr) X(26, inotify_init1) X(27, inotify_add_watch) X(28, inotify_rm_watch)              \
-  X(32, flock) X(33, mknodat) X(43, statfs) X(44, fstatfs) X(45, truncate) X(47, fallocate) X(76, splice) \
+  X(32, flock) X(33, mknodat) X(39, umount2) X(40, mount) X(43, statfs) X(44, fstatfs) X(45, truncate) X(47, fallocate) X(76, splice) \
   X(81, sync) X(85, timerfd_create) X(86, timerfd_settime) X(87, timerfd_gettime) X(213, readahead)      \
   X(223, fadvise64) X(267, syncfs) X(279, memfd_create) X(285, copy_file_range)                          \
   X(90, capget) X(91, capset) X(92, personality) X(95, waitid) X(118, sched_setparam)                   \

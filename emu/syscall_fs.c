@@ -13,7 +13,9 @@
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <linux/loop.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -41,6 +43,7 @@ _Static_assert(sizeof(GenericStat) == 128, "asm-generic struct stat is 128 bytes
 /* what passes through as it is: the generic layouts are the host's */
 _Static_assert(sizeof(struct statfs) == 120, "struct statfs is asm-generic's 120 bytes");
 _Static_assert(sizeof(struct itimerspec) == 32, "struct itimerspec is 32 bytes");
+_Static_assert(sizeof(struct loop_info64) == 232, "struct loop_info64 is 232 bytes");
 
 static int64_t neg(long r) { return r < 0 ? -errno : r; }
 
@@ -113,10 +116,11 @@ static void maps_line(KitEmu *emu, FILE *f, const KitEmuRegion *r, uint64_t star
  * /proc/self/auxv (the guest's), as a file of their contents; -ENOENT when p
  * is neither */
 static int proc_synth(KitEmu *emu, const char *p, int flags) {
-  bool maps = proc_self(p, "maps"), auxv = proc_self(p, "auxv");
-  if (!maps && !auxv) return -ENOENT;
+  bool maps = proc_self(p, "maps"), auxv = proc_self(p, "auxv"), cmdline = proc_self(p, "cmdline"),
+       environ_ = proc_self(p, "environ");
+  if (!maps && !auxv && !cmdline && !environ_) return -ENOENT;
   if ((flags & O_ACCMODE) != O_RDONLY) return -EACCES;
-  int fd = (int)syscall(SYS_memfd_create, maps ? "maps" : "auxv", (flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0u);
+  int fd = (int)syscall(SYS_memfd_create, "proc", (flags & O_CLOEXEC) ? 1u /* MFD_CLOEXEC */ : 0u);
   if (fd < 0) return -errno;
   FILE *f = fdopen(dup(fd), "w");
   if (!f) {
@@ -137,8 +141,13 @@ static int proc_synth(KitEmu *emu, const char *p, int flags) {
         at = e;
       }
     }
-  else
+  else if (auxv)
     fwrite(emu->auxv, 8, emu->auxv_words, f);
+  else { /* the strings as they are now in guest memory (a program may rewrite its argv) */
+    uint64_t lo = cmdline ? emu->arg_start : emu->env_start, hi = cmdline ? emu->arg_end : emu->env_end;
+    const void *h = hi > lo ? kit_emu_gr(emu, lo, hi - lo) : NULL;
+    if (h) fwrite(h, 1, hi - lo, f);
+  }
   fclose(f);
   lseek(fd, 0, SEEK_SET);
   return fd;
@@ -263,6 +272,15 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
       bool noarg = a[1] == TIOCEXCL || a[1] == TIOCNXCL;
       void *h = noarg ? NULL : kit_emu_gw(emu, a[2], a[1] == TIOCSTI ? 1 : 4);
       if (!h && !noarg) return -EFAULT;
+      return neg(ioctl(fd, a[1], h));
+    }
+    /* loop devices (mount -o loop): struct loop_info64 and loop_config have one layout */
+    case LOOP_SET_FD: case LOOP_CLR_FD: case LOOP_CTL_GET_FREE: case LOOP_CTL_ADD: case LOOP_CTL_REMOVE:
+    case LOOP_SET_CAPACITY: case LOOP_SET_DIRECT_IO: case LOOP_SET_BLOCK_SIZE:
+      return neg(ioctl(fd, a[1], (long)a[2]));
+    case LOOP_SET_STATUS64: case LOOP_GET_STATUS64: case LOOP_CONFIGURE: {
+      void *h = kit_emu_gw(emu, a[2], a[1] == LOOP_CONFIGURE ? sizeof(struct loop_config) : sizeof(struct loop_info64));
+      if (!h) return -EFAULT;
       return neg(ioctl(fd, a[1], h));
     }
     case TCGETS: case TCSETS: case TCSETSW: case TCSETSF: case TIOCGWINSZ: case TIOCSWINSZ:
@@ -398,6 +416,17 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
     return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_ppoll, fds, a[1], ts, NULL, 8)));
   }
+  case KIT_SYS_mount: { /* source and target through the sysroot as other paths; data a string or binary */
+    char fstype[256], *data = NULL;
+    if (a[0] && (r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    if ((r = path_in(emu, a[1], path2, sizeof path2)) < 0) return r;
+    if (a[2] && kit_aspace_strncpy(&emu->as, a[2], fstype, sizeof fstype) < 0) return -EFAULT;
+    if (a[4] && !(data = kit_emu_gr(emu, a[4], 1))) return -EFAULT;
+    return neg(mount(a[0] ? path : NULL, path2, a[2] ? fstype : NULL, a[3], data));
+  }
+  case KIT_SYS_umount2:
+    if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
+    return neg(umount2(path, (int)a[1]));
   case KIT_SYS_truncate:
     if ((r = path_in(emu, a[0], path, sizeof path)) < 0) return r;
     return neg(truncate(path, (off_t)a[1]));

@@ -156,10 +156,9 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
     return a[0] ? put(emu, a[0], &si, sizeof si) : -EFAULT;
   }
   case KIT_SYS_sched_getaffinity: { /* the host's CPUs (one guest thread runs on any of them) */
-    if (a[0] && a[0] != (uint64_t)getpid()) return -ESRCH;
     void *h = kit_emu_gw(emu, a[2], a[1]);
     if (!h) return -EFAULT;
-    return neg(syscall(SYS_sched_getaffinity, 0, (size_t)a[1], h));
+    return neg(syscall(SYS_sched_getaffinity, (pid_t)a[0], (size_t)a[1], h)); /* any process's (taskset -p) */
   }
   case KIT_SYS_getrandom: {
     void *h = kit_emu_gw(emu, a[0], a[1]);

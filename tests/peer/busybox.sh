@@ -30,13 +30,13 @@ src=$(bash "$here/fetch-source.sh" busybox 2>/dev/null) || { echo "skip: apt-get
 ver=$(basename "$src")
 cache=${KIT_CACHE:-$HOME/.cache/kit}/busybox/$ver-$(riscv64-linux-gnu-gcc -dumpfullversion)
 work=$(mktemp -d "${TMPDIR:-/tmp}/kit-busybox.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KIT_KEEP:-}" ] || rm -rf "$work"' EXIT
 if [ ! -x "$cache/busybox.rv64" ]; then
   mkdir -p "$cache"
   cp -a "$src" "$work/build"
   # defconfig, static; tc does not build against Debian 12's kernel headers
   (cd "$work/build" && make defconfig && sed -i 's/^# CONFIG_STATIC is not set/CONFIG_STATIC=y/; s/^CONFIG_TC=y/# CONFIG_TC is not set/' .config &&
-    yes "" | make oldconfig && make -j2 CROSS_COMPILE=riscv64-linux-gnu-) >"$work/build.log" 2>&1 ||
+    { yes "" || true; } | make oldconfig && make -j2 CROSS_COMPILE=riscv64-linux-gnu-) >"$work/build.log" 2>&1 ||
     { tail -20 "$work/build.log"; echo "FAIL: busybox does not cross-build"; exit 1; }
   cp "$work/build/busybox" "$cache/busybox.rv64.tmp" && cp "$work/build/.config" "$cache/config" &&
     mv "$cache/busybox.rv64.tmp" "$cache/busybox.rv64"
@@ -48,7 +48,7 @@ run_suite() { # NAME EMULATOR...
   local name=$1 tree=$work/$1
   shift
   mkdir -p "$tree"
-  cp -a "$src/testsuite" "$tree/testsuite"
+  cp -a "$src/testsuite" "$tree/testsuite" && cp -a "$src/scripts" "$tree/scripts"
   cp "$cache/config" "$tree/.config"
   printf '#!/bin/sh\nexec %s -0 "$0" %q "$@"\n' "$*" "$cache/busybox.rv64" >"$tree/busybox"
   chmod +x "$tree/busybox"

@@ -170,14 +170,16 @@ static long innermost(const Info *in, uint64_t addr) {
 }
 
 /* gdb's skip_prologue_using_sal: the end of the entry's first line, or the
- * entry itself when the next line starts there too */
+ * entry itself when the next line starts there too or when no statement
+ * follows in the sequence (rows without is_stmt start no line for gdb: a
+ * function that is all one line, as gcc's `res.part.0`, keeps its entry) */
 uint64_t kit_di__past_prologue(const Info *in, uint64_t entry) {
   for (size_t i = 0; i < in->nrows; i++) {
     if (in->rows[i].addr != entry || in->rows[i].end || !in->rows[i].line) continue;
     size_t j = i + 1;
     if (j < in->nrows && !in->rows[j].end && in->rows[j].line && in->rows[j].addr == entry) return entry;
     for (; j < in->nrows && !in->rows[j].end; j++)
-      if (in->rows[j].addr > entry) return in->rows[j].addr;
+      if (in->rows[j].stmt && in->rows[j].addr > entry) return in->rows[j].addr;
     return entry;
   }
   return entry;
