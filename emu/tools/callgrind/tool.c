@@ -259,6 +259,7 @@ static struct {
   uint64_t sigreturn_nr;
   KitCacheSim sim;
   bool tree; /* keep the calling-context tree (--folded-out, --flamegraph) */
+  bool fast; /* Ir only, no tree, no toggling: on_call and on_ret's short paths */
 } cg;
 
 static const char *intern(const char *s) {
@@ -695,7 +696,8 @@ static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, cons
   push(t, e, e->callee, ret, sp, now, false);
 }
 
-static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+__attribute__((noinline)) static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to,
+                                             KitEmuEdge kind, void *user) {
   Blk *b = user;
   if (b->jump && to == b->jump->target) {
     Thread *t = thread_get(vcpu);
@@ -755,7 +757,10 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   }
   /* a jump or branch: a call when it leaves the function */
   if (to >= top->fn->start && to < top->fn->end) return;
-  Fn *dest = fn_at(to);
+  /* the block's target, callee and edge as last time (a jump block's: a
+   * call block keeps its call's) */
+  if (b->last_to != to || !b->last_callee) b->last_to = to, b->last_callee = fn_at(to), b->last_edge = NULL;
+  Fn *dest = b->last_callee;
   if (dest == top->fn) return;
   if (t->pending) { /* the PLT stub's jump: the call from the caller of the stub */
     if (in_plt(to, dest)) return; /* to the resolver's stub first */
@@ -783,7 +788,48 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     pop(t, now);
     return;
   }
-  push(t, edge_of(b->fn, b->line, link_addr(b, from), dest), dest, top->ret, top->sp, now, true);
+  if (!b->last_edge) b->last_edge = edge_of(b->fn, b->line, link_addr(b, from), dest);
+  push(t, b->last_edge, dest, top->ret, top->sp, now, true);
+}
+
+/* A call block's callback. The usual call, with the general path's
+ * work left out (cg.fast: Ir only, no tree, no toggling, so no settle() and
+ * no recursion count): from a call site whose callee is the one of last
+ * time, on a thread whose stack has begun and has room. */
+static void on_call(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  Blk *b = user;
+  Thread *t = vcpu < cg.nthreads ? cg.threads[vcpu] : NULL;
+  if (__builtin_expect(!(cg.fast && t && t->n && t->n < t->cap && b->last_to == to && b->last_edge), 0)) {
+    on_edge(emu, vcpu, from, to, kind, user);
+    return;
+  }
+  Frame *f = &t->f[t->n++]; /* as push() writes it */
+  f->fn = b->last_callee, f->edge = b->last_edge, f->node = 0, f->ret = from + b->size;
+  f->sp = kit_emu_reg_read(emu, cg.sp_reg);
+  f->tail = false, f->signal = false, f->toggled = false, f->counted = t->collecting;
+  f->enter[EV_IR] = *t->ir - t->excl_ir;
+}
+
+/* A return block's callback. The usual return, to the top frame, which no
+ * tail call replaced; pop() without what cg.fast leaves out. */
+static void on_ret(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  Thread *t = vcpu < cg.nthreads ? cg.threads[vcpu] : NULL;
+  Frame *f = t && t->n > 1 ? &t->f[t->n - 1] : NULL;
+  if (__builtin_expect(!(cg.fast && f && f->ret == to && !f->tail && f->edge), 0)) {
+    on_edge(emu, vcpu, from, to, kind, user);
+    return;
+  }
+  t->pending = false;
+  if (t->resolve_at > --t->n) t->resolve_at = 0;
+  EdgeCost *ec = edge_cost(t, f->edge);
+  ec->calls += f->counted;
+  ec->incl[EV_IR] += *t->ir - t->excl_ir - f->enter[EV_IR];
+}
+
+/* A jump block's callback: most jumps stay in the function (switch tables) */
+static void on_jump(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  const Blk *b = user;
+  if (to - b->fn_start >= b->fn_len) on_edge(emu, vcpu, from, to, kind, user);
 }
 
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *user) {
@@ -946,7 +992,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   Blk *b = new_blk();
   *b = (Blk){.fn = fn, .fn_start = fn->start, .fn_len = fn->end - fn->start > UINT32_MAX ? UINT32_MAX : (uint32_t)(fn->end - fn->start),
              .line = cg.o.dump_line ? sym.line : 0, .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
-  kit_emu_tb_edge_cb(tb, on_edge, b);
+  kit_emu_tb_edge_cb(tb, kind == BLK_CALL ? on_call : kind == BLK_RET ? on_ret : kind == BLK_JUMP && !b->jump ? on_jump : on_edge, b);
 }
 
 /* ---- the files, at exit -------------------------------------------------------------------------- */
@@ -1222,6 +1268,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   cg.tree = cg.o.folded[0] || cg.o.flame[0];
   cg.tool = tool;
   cg.toggling = !cg.o.collect_atstart || cg.o.ntoggle;
+  cg.fast = cg.nev == 1 && !cg.tree && !cg.toggling;
   cg.prof = kit_prof_new(event_names, cg.nev);
   cg.board = kit_emu_scoreboard_new(tool, sizeof(uint64_t));
   cg.sp_reg = kit_emu_reg_role(cg.emu, KIT_EMU_ROLE_SP);
