@@ -838,12 +838,6 @@ static void on_ret(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEm
   ec->ir += *t->ir - t->excl_ir - f->enter_ir;
 }
 
-/* A jump block's callback: most jumps stay in the function (switch tables) */
-static void on_jump(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
-  const Blk *b = user;
-  if (to - b->fn_start >= b->fn_len) on_edge(emu, vcpu, from, to, kind, user);
-}
-
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *user) {
   (void)user;
   if (s->fatal) return;
@@ -1004,7 +998,10 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   Blk *b = new_blk();
   *b = (Blk){.fn = fn, .fn_start = fn->start, .fn_len = fn->end - fn->start > UINT32_MAX ? UINT32_MAX : (uint32_t)(fn->end - fn->start),
              .line = cg.o.dump_line ? sym.line : 0, .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
-  kit_emu_tb_edge_cb(tb, kind == BLK_CALL ? on_call : kind == BLK_RET ? on_ret : kind == BLK_JUMP && !b->jump ? on_jump : on_edge, b);
+  if (kind == BLK_JUMP && !b->jump) /* most stay in the function (switch tables): no call for those */
+    kit_emu_tb_edge_cb_outside(tb, on_edge, b->fn_start, b->fn_len, b);
+  else
+    kit_emu_tb_edge_cb(tb, kind == BLK_CALL ? on_call : kind == BLK_RET ? on_ret : on_edge, b);
 }
 
 /* ---- the files, at exit -------------------------------------------------------------------------- */
