@@ -488,7 +488,8 @@ void kit_emu_insn_regw_cb(KitEmuInsn *in, KitEmuRegWriteCb cb, void *user) {
   if (!a->insn_writes || a->insn_writes(dec(in), regs, 8) == 0) return; /* it writes none */
   push(in->tb, &in->regw, (KitEmuCb){.fn.regw = cb, .user = user});
 }
-void kit_emu_tb_edge_cb(KitEmuTb *tb, KitEmuEdgeCb cb, void *user) {
+void kit_emu_tb_edge_cb(KitEmuTb *tb, KitEmuEdgeCb cb, void *user) { kit_emu_tb_edge_cb_outside(tb, cb, 0, 0, user); }
+void kit_emu_tb_edge_cb_outside(KitEmuTb *tb, KitEmuEdgeCb cb, uint64_t lo, uint64_t len, void *user) {
   struct KitEmuTools *ts = tb->emu->tools;
   if (!ts->edges) { /* from now on calls end blocks: the blocks decoded before go */
     ts->edges = true;
@@ -497,7 +498,7 @@ void kit_emu_tb_edge_cb(KitEmuTb *tb, KitEmuEdgeCb cb, void *user) {
   }
   const KitDecodedInsn *last = &tb->insns[tb->n - 1];
   if (!(last->flags & (KIT_DECODE_BRANCH | KIT_DECODE_JUMP | KIT_DECODE_CALL | KIT_DECODE_RET))) return;
-  push(tb, &tb->edge, (KitEmuCb){.fn.edge = cb, .user = user});
+  push(tb, &tb->edge, (KitEmuCb){.fn.edge = cb, .user = user, .lo = lo, .len = len});
 }
 
 static KitEmuEdge edge_kind(uint32_t flags) {
@@ -628,7 +629,7 @@ void kit_emu_tool_edge(const KitEmuCbList *l, int64_t to) {
   KitEmu *emu = kit_emu_current;
   unsigned vcpu = kit_emu_vcpu(emu);
   for (uint32_t i = 0; i < l->n; i++)
-    if (l->cb[i].tool->active)
+    if (l->cb[i].tool->active && (uint64_t)to - l->cb[i].lo >= l->cb[i].len)
       l->cb[i].fn.edge(emu, vcpu, l->pc, (uint64_t)to, (KitEmuEdge)l->kind, l->cb[i].user);
 }
 

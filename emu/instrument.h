@@ -25,6 +25,7 @@ typedef struct KitEmuCb {
   size_t area_off; /* of a per-thread counter in each thread's tool area */
   size_t base_off; /* PUSH: the start of the counter's scoreboard entry in the area */
   uint64_t imm;
+  uint64_t lo, len; /* edge callbacks: called only when to - lo >= len (len 0: always) */
   uint8_t op;      /* KitEmuInlineOp, or KitEmuCond for a conditional callback */
   uint8_t rw;      /* memory callbacks: KIT_EMU_MEM_* */
 } KitEmuCb;

@@ -345,10 +345,22 @@ static bool epilogue(KitEmu *emu, Xlate *x, KitCgBuilder *b, KitCgVal next, cons
   const KitEmuInstr *e = last->instr;
   const KitEmuCbList *l = e && e->index + 1 == e->tb->ninsns ? &e->tb->edge : NULL;
   if (l && l->n == 1) { /* one tool's: a direct call, as exec_calls */
+    const KitEmuCb *c = &l->cb[0];
+    KitCgBlkId call = 0, on = 0;
+    if (c->len) { /* the call only when the target is outside [lo, lo + len) */
+      KitCgVal off = kit_cg_binop(b, KIT_CG_OP_SUB, next, kit_cg_iconst(b, KIT_CG_I64, c->lo));
+      call = kit_cg_block_new(b->m, b->f), on = kit_cg_block_new(b->m, b->f);
+      kit_cg_condbr(b, kit_cg_cmp(b, KIT_CG_UGE, off, kit_cg_iconst(b, KIT_CG_I64, c->len)), call, on);
+      kit_cg_builder_at(b, call);
+    }
     KitCgType pt[6] = {KIT_CG_PTR, KIT_CG_I32, KIT_CG_I64, KIT_CG_I64, KIT_CG_I32, KIT_CG_PTR};
     KitCgVal a[6] = {kit_emu_cg_host_ptr(b, emu), vcpu_of(x, b), kit_cg_iconst(b, KIT_CG_I64, l->pc),
-                     next, kit_cg_iconst(b, KIT_CG_I32, l->kind), kit_emu_cg_host_ptr(b, l->cb[0].user)};
-    call_direct(b, (const void *)l->cb[0].fn.edge, pt, a, 6);
+                     next, kit_cg_iconst(b, KIT_CG_I32, l->kind), kit_emu_cg_host_ptr(b, c->user)};
+    call_direct(b, (const void *)c->fn.edge, pt, a, 6);
+    if (c->len) {
+      kit_cg_br(b, on);
+      kit_cg_builder_at(b, on);
+    }
   } else if (l && l->n) {
     KitCgType pt[2] = {KIT_CG_PTR, KIT_CG_I64};
     KitCgVal a[2] = {kit_emu_cg_host_ptr(b, l), next};

@@ -7,7 +7,8 @@ PKGS=(build-essential cmake ninja-build pkg-config
       libunwind-dev libelf-dev libdwarf-dev libcmocka-dev
       gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
       gdb gdb-multiarch llvm-16 valgrind python3 xz-utils autoconf automake libtool
-      libxml2-utils librsvg2-bin bc)
+      libxml2-utils librsvg2-bin bc
+      kcachegrind graphviz xvfb xdotool imagemagick dbus-daemon)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

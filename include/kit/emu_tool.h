@@ -195,6 +195,10 @@ void kit_emu_insn_regw_cb(KitEmuInsn *insn, KitEmuRegWriteCb cb, void *user);
 typedef enum KitEmuEdge { KIT_EMU_EDGE_CALL, KIT_EMU_EDGE_RET, KIT_EMU_EDGE_JUMP, KIT_EMU_EDGE_COND } KitEmuEdge;
 typedef void (*KitEmuEdgeCb)(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user);
 void kit_emu_tb_edge_cb(KitEmuTb *tb, KitEmuEdgeCb cb, void *user);
+/* The same, called only when to - lo >= len (unsigned: to outside [lo,
+ * lo + len)). The generated code compares, so the exits that stay inside
+ * cost no call: a profiler's jumps that stay in a function (version 5). */
+void kit_emu_tb_edge_cb_outside(KitEmuTb *tb, KitEmuEdgeCb cb, uint64_t lo, uint64_t len, void *user);
 
 /* Replace the guest function at pc: a call to it runs fn instead, which
  * reads its arguments and writes its result through the registers

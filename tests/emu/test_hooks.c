@@ -10,7 +10,9 @@
  * with the value the store would write, two tools at once, a tool that
  * detaches itself midway and one that attaches then; records pushed into
  * per-thread and shared buffers by the generated code (KIT_EMU_INLINE_PUSH)
- * = the block callbacks' pcs; code events per tier = the tiers' counts. */
+ * = the block callbacks' pcs; code events per tier = the tiers' counts;
+ * an edge callback filtered by its target's range (the compare in the
+ * generated code) = the unfiltered one's edges that leave the range. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +29,7 @@ typedef struct Counts {
   uint64_t blocks, block_insns, insn_cbs, calls, rets, conds, jumps, sys_in, sys_out, maps, loads, stores;
   uint64_t denied, denied_value, regw, regw_bad, cond_fires, multi_insn_blocks, shadow_ok, shadow_missing;
   uint64_t inl_insns, inl_blocks, other_insns, late_blocks, detach_at, answered;
+  uint64_t edges_far, outside_calls, outside_bad; /* edges more than OUTSIDE bytes from their block's start */
   uint64_t pc_sum, pushed_sum, pushed_n, pushed_bad, shared_sum, shared_n, drains, code[4], code_insns;
   KitEmuStats stats;
   KitEmuShadowPlane *plane;
@@ -89,8 +92,10 @@ static void on_insn(KitEmu *e, unsigned vcpu, void *u) {
   assert_int_equal(kit_emu_get_pc(e), (uint64_t)(uintptr_t)u); /* the pc is the instruction's */
   c.insn_cbs++;
 }
+enum { OUTSIDE = 64 };
 static void on_edge(KitEmu *e, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge k, void *u) {
-  (void)e, (void)vcpu, (void)from, (void)to, (void)u;
+  (void)e, (void)vcpu, (void)from;
+  c.edges_far += to - (uintptr_t)u >= OUTSIDE; /* u: the block's pc */
   c.calls += k == KIT_EMU_EDGE_CALL;
   c.rets += k == KIT_EMU_EDGE_RET;
   c.conds += k == KIT_EMU_EDGE_COND;
@@ -154,8 +159,15 @@ static void on_map(KitEmu *e, const KitEmuMapping *m, void *u) {
 
 typedef struct Want {
   bool insn_cbs, mem, regw;
+  bool outside; /* the edge callback only for targets OUTSIDE bytes or more from the block's start */
 } Want;
 static Want want;
+
+static void on_edge_outside(KitEmu *e, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge k, void *u) {
+  (void)e, (void)vcpu, (void)from, (void)k;
+  c.outside_calls++;
+  c.outside_bad += to - (uintptr_t)u < OUTSIDE;
+}
 
 static void on_tb(KitEmuTool *t, KitEmuTb *tb, void *u) {
   (void)t, (void)u;
@@ -170,7 +182,10 @@ static void on_tb(KitEmuTool *t, KitEmuTb *tb, void *u) {
   kit_emu_tb_inline(tb, KIT_EMU_INLINE_PUSH, kit_emu_u64_shared(&shared_push.used), kit_emu_tb_pc(tb));
   kit_emu_tb_cond_cb(tb, on_shared_full, KIT_EMU_COND_GE, kit_emu_u64_shared(&shared_push.used), sizeof shared_push,
                      NULL);
-  kit_emu_tb_edge_cb(tb, on_edge, NULL);
+  if (want.outside)
+    kit_emu_tb_edge_cb_outside(tb, on_edge_outside, kit_emu_tb_pc(tb), OUTSIDE, (void *)(uintptr_t)kit_emu_tb_pc(tb));
+  else
+    kit_emu_tb_edge_cb(tb, on_edge, (void *)(uintptr_t)kit_emu_tb_pc(tb));
   for (size_t i = 0; i < n; i++) {
     KitEmuInsn *in = kit_emu_tb_insn(tb, i);
     assert_non_null(kit_emu_insn_disas(in));
@@ -181,12 +196,16 @@ static void on_tb(KitEmuTool *t, KitEmuTb *tb, void *u) {
   }
 }
 
-/* a second tool: instructions counted by its own inline adds */
+/* a second tool: instructions counted by its own inline adds; beside the
+ * first tool's, a filtered edge callback (two tools' callbacks: the helper
+ * compares) */
 static uint64_t other;
 static void on_tb_other(KitEmuTool *t, KitEmuTb *tb, void *u) {
   (void)t, (void)u;
   for (size_t i = 0; i < kit_emu_tb_n_insns(tb); i++)
     kit_emu_insn_inline(kit_emu_tb_insn(tb, i), KIT_EMU_INLINE_ADD, kit_emu_u64_shared(&other), 1);
+  if (!want.outside)
+    kit_emu_tb_edge_cb_outside(tb, on_edge_outside, kit_emu_tb_pc(tb), OUTSIDE, (void *)(uintptr_t)kit_emu_tb_pc(tb));
 }
 
 /* a fourth tool that attaches while the guest runs: it counts the
@@ -290,6 +309,8 @@ static void check_common(const Counts *k) {
   assert_int_equal(k->inl_blocks, k->blocks);         /* inline block adds = block callbacks */
   assert_int_equal(k->cond_fires, 1);                 /* the block count passes 1000 once */
   assert_int_equal(k->other_insns, k->inl_insns);     /* two tools, the same count */
+  assert_int_equal(k->outside_calls, k->edges_far);   /* the other's filtered edge callback */
+  assert_int_equal(k->outside_bad, 0);
   assert_true(k->calls >= 5000); /* step() is called once per collatz step */
   assert_true(k->rets >= 5000);
   assert_true(k->conds > 0);
@@ -363,6 +384,26 @@ static void test_auto_tiers(void **st) {
   assert_int_equal(t.blocks, r.blocks);
   assert_int_equal(t.calls, r.calls);
   assert_int_equal(t.conds, r.conds);
+}
+
+/* kit_emu_tb_edge_cb_outside: the generated code's compare (one tool's
+ * callback) calls it for exactly the edges an unfiltered callback sees
+ * leave the range, in tier 0 and LLVM's */
+static void test_edge_outside(void **st) {
+  (void)st;
+  KitEmuTier tiers[] = {KIT_EMU_TIER_INTERP, KIT_EMU_TIER_JIT};
+  for (unsigned i = 0; i < 2; i++) {
+    want = (Want){0};
+    Counts all = run((Mode){.tier = tiers[i], .chain = true});
+    want = (Want){.outside = true};
+    Counts far = run((Mode){.tier = tiers[i], .chain = true});
+    uint64_t edges = all.calls + all.rets + all.conds + all.jumps;
+    assert_true(all.edges_far > 0 && all.edges_far < edges); /* some stay near, some leave */
+    assert_int_equal(all.outside_calls, all.edges_far); /* the other tool's, through the helper */
+    assert_int_equal(far.outside_calls, all.edges_far);
+    assert_int_equal(far.outside_bad, 0);
+  }
+  want = (Want){0};
 }
 
 static void test_step(void **st) {
@@ -441,7 +482,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tier0), cmocka_unit_test(test_tier1),        cmocka_unit_test(test_auto_tiers),
       cmocka_unit_test(test_step),  cmocka_unit_test(test_memory_tool), cmocka_unit_test(test_chaining),
-      cmocka_unit_test(test_detach),
+      cmocka_unit_test(test_detach), cmocka_unit_test(test_edge_outside),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

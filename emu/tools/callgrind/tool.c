@@ -125,9 +125,8 @@ typedef struct Edge { /* a call site and its callee, as the file's calls= lines 
   KitProfNode last_parent, last_node; /* the context it made last, from which one */
 } Edge;
 
-typedef struct EdgeCost { /* a thread's calls of an edge and their inclusive cost */
-  uint64_t calls;
-  uint64_t incl[MAX_EV];
+typedef struct EdgeCost { /* a thread's calls of an edge and their inclusive Ir (the cache events': Thread.ec_ev) */
+  uint64_t calls, ir;
 } EdgeCost;
 
 enum { BLK_CALL = 1, BLK_RET, BLK_JUMP, BLK_COND };
@@ -153,6 +152,7 @@ typedef struct Blk { /* what an edge callback needs of its block: one cache line
   uint32_t fn_len, line;
   uint8_t size; /* of the last instruction */
   uint8_t kind;
+  uint32_t last_eidx; /* last_edge->idx, for on_call: no read of the edge per call */
 } Blk;
 _Static_assert(sizeof(Blk) == 64, "a block's record is one cache line");
 
@@ -167,17 +167,19 @@ typedef struct Fetch { /* --cache-sim: the block's instructions, fetched on entr
 
 /* ---- the shadow stack ---------------------------------------------------------------------------- */
 
-typedef struct Frame {
+typedef struct Frame { /* under a cache line: a call writes one */
   Fn *fn;
   Edge *edge;      /* NULL for the thread's first frame */
-  KitProfNode node;
   uint64_t ret, sp;
-  uint64_t enter[MAX_EV];
+  uint64_t enter_ir; /* the thread's Ir at the call (its cache events then: Thread.fev) */
+  KitProfNode node;
+  uint32_t eidx;   /* edge->idx: a return need not read the edge */
   bool tail;       /* it replaced the frame below (a tail call): both return at once */
   bool toggled;    /* its call toggled collection (--toggle-collect): its return toggles back */
   bool counted;    /* called while collecting: a call of its edge */
   bool signal;     /* a signal handler: gone at rt_sigreturn */
 } Frame;
+_Static_assert(sizeof(Frame) <= 64, "a frame is under a cache line");
 
 /* A guest thread: its shadow stack and what it counted. Only one guest
  * thread runs at a time (docs/emu.md, "Threads"), and each callback gets
@@ -203,6 +205,10 @@ typedef struct Thread {
   /* its figures, by the index of the edge, jump, position, function */
   EdgeCost *ec;
   size_t nec;
+  uint64_t (*ec_ev)[MAX_EV]; /* --cache-sim: the edges' inclusive cache events */
+  size_t nec_ev;
+  uint64_t (*fev)[MAX_EV];   /* --cache-sim: the cache events at each frame's call */
+  size_t nfev;
   uint64_t *jumped;
   size_t njumped;
   uint64_t (*pcache)[MAX_EV];
@@ -259,6 +265,7 @@ static struct {
   uint64_t sigreturn_nr;
   KitCacheSim sim;
   bool tree; /* keep the calling-context tree (--folded-out, --flamegraph) */
+  bool fast; /* Ir only, no tree, no toggling: on_call and on_ret's short paths */
 } cg;
 
 static const char *intern(const char *s) {
@@ -341,9 +348,9 @@ static void *grow(void *a, size_t *n, size_t i, size_t sz) {
   return a;
 }
 
-static EdgeCost *edge_cost(Thread *t, const Edge *e) {
-  if (e->idx >= t->nec) t->ec = grow(t->ec, &t->nec, e->idx, sizeof *t->ec);
-  return &t->ec[e->idx];
+static EdgeCost *edge_cost(Thread *t, uint32_t eidx) {
+  if (eidx >= t->nec) t->ec = grow(t->ec, &t->nec, eidx, sizeof *t->ec);
+  return &t->ec[eidx];
 }
 
 /* the thread's state (its stack empty until its first edge) */
@@ -640,20 +647,26 @@ static void push(Thread *t, Edge *e, Fn *callee, uint64_t ret, uint64_t sp, cons
   if (cg.tree || cg.toggling) t->active[callee->idx]++; /* only they ask (a store fewer per call) */
   if (toggles) toggle_collection(t);
   Frame *f = &t->f[t->n++];
-  /* field by field: a compound literal would clear all of enter[] first (rep stos) */
-  f->fn = callee, f->edge = e, f->node = node, f->ret = ret, f->sp = sp;
+  f->fn = callee, f->edge = e, f->node = node, f->eidx = e ? e->idx : 0, f->ret = ret, f->sp = sp;
   f->tail = tail, f->signal = false, f->toggled = toggles, f->counted = t->collecting;
-  if (cg.nev == 1) f->enter[EV_IR] = now[EV_IR];
-  else memcpy(f->enter, now, cg.nev * sizeof *now);
+  f->enter_ir = now[EV_IR];
+  if (cg.nev > 1) {
+    t->fev = grow(t->fev, &t->nfev, t->n - 1, sizeof *t->fev);
+    memcpy(t->fev[t->n - 1], now, cg.nev * sizeof *now);
+  }
 }
 
 static void pop(Thread *t, const uint64_t *now) {
   Frame *f = &t->f[--t->n];
   if (t->resolve_at > t->n) t->resolve_at = 0; /* the resolver's frame is gone */
   if (f->edge) { /* the edge's figures, the thread's, touched once per call */
-    EdgeCost *ec = edge_cost(t, f->edge);
+    EdgeCost *ec = edge_cost(t, f->eidx);
     ec->calls += f->counted;
-    for (unsigned v = 0; v < cg.nev; v++) ec->incl[v] += now[v] - f->enter[v];
+    ec->ir += now[EV_IR] - f->enter_ir;
+    if (cg.nev > 1) {
+      if (f->eidx >= t->nec_ev) t->ec_ev = grow(t->ec_ev, &t->nec_ev, f->eidx, sizeof *t->ec_ev);
+      for (unsigned v = EV_DR; v < cg.nev; v++) t->ec_ev[f->eidx][v] += now[v] - t->fev[t->n][v];
+    }
   }
   if (cg.tree || cg.toggling) t->active[f->fn->idx]--;
   if (f->toggled) toggle_collection(t);
@@ -689,13 +702,14 @@ static void call(Thread *t, Blk *b, uint64_t to, uint64_t ret, uint64_t sp, cons
   Edge *e = b->last_edge;
   if (!e || b->last_to != to) {
     e = edge_of(b->fn, b->line, link_addr(b, ret - b->size), fn_at(to));
-    b->last_to = to, b->last_edge = e, b->last_callee = e->callee;
+    b->last_to = to, b->last_edge = e, b->last_callee = e->callee, b->last_eidx = e->idx;
   }
   settle(t, now);
   push(t, e, e->callee, ret, sp, now, false);
 }
 
-static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+__attribute__((noinline)) static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to,
+                                             KitEmuEdge kind, void *user) {
   Blk *b = user;
   if (b->jump && to == b->jump->target) {
     Thread *t = thread_get(vcpu);
@@ -755,7 +769,10 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
   }
   /* a jump or branch: a call when it leaves the function */
   if (to >= top->fn->start && to < top->fn->end) return;
-  Fn *dest = fn_at(to);
+  /* the block's target, callee and edge as last time (a jump block's: a
+   * call block keeps its call's) */
+  if (b->last_to != to || !b->last_callee) b->last_to = to, b->last_callee = fn_at(to), b->last_edge = NULL;
+  Fn *dest = b->last_callee;
   if (dest == top->fn) return;
   if (t->pending) { /* the PLT stub's jump: the call from the caller of the stub */
     if (in_plt(to, dest)) return; /* to the resolver's stub first */
@@ -783,7 +800,42 @@ static void on_edge(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitE
     pop(t, now);
     return;
   }
-  push(t, edge_of(b->fn, b->line, link_addr(b, from), dest), dest, top->ret, top->sp, now, true);
+  if (!b->last_edge) b->last_edge = edge_of(b->fn, b->line, link_addr(b, from), dest);
+  push(t, b->last_edge, dest, top->ret, top->sp, now, true);
+}
+
+/* A call block's callback. The usual call, with the general path's
+ * work left out (cg.fast: Ir only, no tree, no toggling, so no settle() and
+ * no recursion count): from a call site whose callee is the one of last
+ * time, on a thread whose stack has begun and has room. */
+static void on_call(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  Blk *b = user;
+  Thread *t = vcpu < cg.nthreads ? cg.threads[vcpu] : NULL;
+  if (__builtin_expect(!(cg.fast && t && t->n && t->n < t->cap && b->last_to == to && b->last_edge), 0)) {
+    on_edge(emu, vcpu, from, to, kind, user);
+    return;
+  }
+  Frame *f = &t->f[t->n++]; /* as push() writes it */
+  f->fn = b->last_callee, f->edge = b->last_edge, f->node = 0, f->eidx = b->last_eidx, f->ret = from + b->size;
+  f->sp = kit_emu_reg_read(emu, cg.sp_reg);
+  f->tail = false, f->signal = false, f->toggled = false, f->counted = t->collecting;
+  f->enter_ir = *t->ir - t->excl_ir;
+}
+
+/* A return block's callback. The usual return, to the top frame, which no
+ * tail call replaced; pop() without what cg.fast leaves out. */
+static void on_ret(KitEmu *emu, unsigned vcpu, uint64_t from, uint64_t to, KitEmuEdge kind, void *user) {
+  Thread *t = vcpu < cg.nthreads ? cg.threads[vcpu] : NULL;
+  Frame *f = t && t->n > 1 ? &t->f[t->n - 1] : NULL;
+  if (__builtin_expect(!(cg.fast && f && f->ret == to && !f->tail && f->edge), 0)) {
+    on_edge(emu, vcpu, from, to, kind, user);
+    return;
+  }
+  t->pending = false;
+  if (t->resolve_at > --t->n) t->resolve_at = 0;
+  EdgeCost *ec = edge_cost(t, f->eidx);
+  ec->calls += f->counted;
+  ec->ir += *t->ir - t->excl_ir - f->enter_ir;
 }
 
 static void on_signal(KitEmu *emu, unsigned vcpu, const KitEmuSignal *s, void *user) {
@@ -946,7 +998,10 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
   Blk *b = new_blk();
   *b = (Blk){.fn = fn, .fn_start = fn->start, .fn_len = fn->end - fn->start > UINT32_MAX ? UINT32_MAX : (uint32_t)(fn->end - fn->start),
              .line = cg.o.dump_line ? sym.line : 0, .size = (uint8_t)kit_emu_insn_size(last), .kind = kind, .jump = jump && jump->cond ? jump : NULL};
-  kit_emu_tb_edge_cb(tb, on_edge, b);
+  if (kind == BLK_JUMP && !b->jump) /* most stay in the function (switch tables): no call for those */
+    kit_emu_tb_edge_cb_outside(tb, on_edge, b->fn_start, b->fn_len, b);
+  else
+    kit_emu_tb_edge_cb(tb, kind == BLK_CALL ? on_call : kind == BLK_RET ? on_ret : on_edge, b);
 }
 
 /* ---- the files, at exit -------------------------------------------------------------------------- */
@@ -1078,14 +1133,16 @@ static void add_figures(KitProf *prof, unsigned vcpu, bool all) {
   }
   for (size_t i = 0; i < cg.nedges; i++) {
     Edge *e = cg.edges[i];
-    EdgeCost sum = {0};
+    uint64_t calls = 0, incl[MAX_EV] = {0};
     for (unsigned v = lo; v < hi; v++) {
       Thread *t = thread_at(v);
       if (!t || e->idx >= t->nec) continue;
-      sum.calls += t->ec[e->idx].calls;
-      for (unsigned k = 0; k < cg.nev; k++) sum.incl[k] += t->ec[e->idx].incl[k];
+      calls += t->ec[e->idx].calls;
+      incl[EV_IR] += t->ec[e->idx].ir;
+      if (e->idx < t->nec_ev)
+        for (unsigned k = EV_DR; k < cg.nev; k++) incl[k] += t->ec_ev[e->idx][k];
     }
-    if (sum.calls) kit_prof_fn_call(prof, fn_id(prof, e->caller), e->line, e->addr, fn_id(prof, e->callee), sum.calls, sum.incl);
+    if (calls) kit_prof_fn_call(prof, fn_id(prof, e->caller), e->line, e->addr, fn_id(prof, e->callee), calls, incl);
   }
   for (size_t i = 0; i < cg.njumps; i++) {
     Jump *j = cg.jumps[i];
@@ -1222,6 +1279,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err) {
   cg.tree = cg.o.folded[0] || cg.o.flame[0];
   cg.tool = tool;
   cg.toggling = !cg.o.collect_atstart || cg.o.ntoggle;
+  cg.fast = cg.nev == 1 && !cg.tree && !cg.toggling;
   cg.prof = kit_prof_new(event_names, cg.nev);
   cg.board = kit_emu_scoreboard_new(tool, sizeof(uint64_t));
   cg.sp_reg = kit_emu_reg_role(cg.emu, KIT_EMU_ROLE_SP);
