@@ -19,7 +19,7 @@ static KitCgInst *rt_call(MsanFn *M, KitCgSym fn, KitCgType ret, const KitCgVal 
   return in;
 }
 
-void msan_check(MsanFn *M, KitCgVal s) {
+void msan_check(MsanFn *M, KitCgVal s, KitCgVal o) {
   KitCgVal bad = msan_any(M, s);
   if (bad == M->zero[KIT_CG_I1]) return;
   KitCgBlkId cont = kit_cg_block_new(M->m, M->f), report = kit_cg_block_new(M->m, M->f);
@@ -39,13 +39,26 @@ void msan_check(MsanFn *M, KitCgVal s) {
     return;
   }
   bool recover = M->c->recover;
-  KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL, 0, !recover);
-  rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  if (msan_origins(M)) { /* clang's __msan_warning_with_origin[_noreturn](u32) */
+    KitCgType pt = KIT_CG_I32;
+    KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning_with_origin" : "__msan_warning_with_origin_noreturn",
+                                      KIT_CG_VOID, &pt, 1, !recover);
+    KitCgVal org = o ? o : msan_clean(M, KIT_CG_I32);
+    rt_call(M, fn, KIT_CG_VOID, &org, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  } else {
+    KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL,
+                                      0, !recover);
+    rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  }
   if (recover)
     kit_cg_br(&M->b, cont);
   else
     kit_cg_unreachable(&M->b);
   kit_cg_builder_at(&M->b, cont);
+}
+
+void msan_check_value(MsanFn *M, KitCgVal v) {
+  msan_check(M, msan_shadow_of(M, v), msan_origins(M) ? msan_origin_of(M, v) : 0);
 }
 
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr) {
@@ -107,8 +120,10 @@ void msan_entry(MsanFn *M) {
     uint64_t slot = arg_slot(p, (KitCgType)p->type);
     /* a byval copy is made by the call itself, out of the pass's sight */
     if (p->attrs & KIT_CG_PA_BYVAL) msan_set_shadow(M, v, 0, msan_i64(M, p->byval_size));
-    if (through_tls(M, p) && off + slot <= TLS_SIZE)
+    if (through_tls(M, p) && off + slot <= TLS_SIZE) {
       M->sh[v] = load_at(M, msan_shadow_type((KitCgType)p->type), kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
+      if (msan_origins(M)) M->org[v] = msan_load_origin_at(M, kit_cg_symaddr(&M->b, M->param_origin_tls, (int64_t)off));
+    }
     off += slot;
   }
   for (uint32_t o = 0; o < M->nstack0; o++) msan_poison_object(M, o);
@@ -175,7 +190,7 @@ void msan_call_before(MsanFn *M, KitCgInst *in) {
   KitCgFunc *callee = direct_callee(M, in);
   if (callee && redirect_memfn(M, in, callee)) return;
   uint32_t first = in->op == KIT_CG_OP_CALLI;
-  if (first) msan_check(M, msan_shadow_of(M, in->args[0]));
+  if (first) msan_check_value(M, in->args[0]);
   uint64_t off = 0;
   for (uint32_t i = first; i < in->nargs; i++) {
     uint32_t k = i - first;
@@ -185,8 +200,10 @@ void msan_call_before(MsanFn *M, KitCgInst *in) {
     KitCgVal s = msan_shadow_of(M, in->args[i]);
     if (through_tls(M, p)) {
       if (off + slot <= TLS_SIZE) store_at(M, s, kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
+      if (off + slot <= TLS_SIZE && msan_origins(M) && s != msan_clean(M, kit_cg_val_type(M->f, s)))
+        msan_store_origin_at(M, msan_origin_of(M, in->args[i]), kit_cg_symaddr(&M->b, M->param_origin_tls, (int64_t)off));
     } else if (!(p && (p->attrs & KIT_CG_PA_BYVAL))) {
-      msan_check(M, s);
+      msan_check_value(M, in->args[i]);
     }
     off += slot;
   }
@@ -232,6 +249,7 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
     return;
   }
   M->sh[in->id] = load_at(M, st, retval_slot(M, 0));
+  if (msan_origins(M)) M->org[in->id] = msan_load_origin_at(M, kit_cg_symaddr(&M->b, M->retval_origin_tls, 0));
   if (in->type2 != KIT_CG_VOID) M->sh2[in->id] = load_at(M, msan_shadow_type((KitCgType)in->type2), retval_slot(M, 1));
 }
 
@@ -241,21 +259,25 @@ void msan_ret(MsanFn *M, const KitCgInst *in) {
     KitCgVal v = in->args[0];
     KitCgLoc at = M->b.loc;
     M->b.loc = msan_value_loc(M, v);
-    msan_check(M, msan_shadow_of(M, v));
+    msan_check(M, msan_shadow_of(M, v), 0);
     M->b.loc = at;
     return;
   }
   bool eager = M->c->eager_checks && !(M->f->ret_attrs & KIT_CG_PA_PARTIAL);
+  KitCgVal org = msan_origins(M) ? msan_clean(M, KIT_CG_I32) : 0; /* one for the results, as clang's */
   for (uint32_t k = 0; k < in->nargs && k < 2; k++) {
     KitCgVal v = in->args[k], s = msan_shadow_of(M, v);
     /* reported where the value is computed: the symbolizer places a report
      * call after the epilogue at no line */
     KitCgLoc at = M->b.loc;
     if (v < M->nvals0 && M->vloc[v].file) M->b.loc = M->vloc[v];
-    if (eager && !(in->flags & KIT_CG_F_NOINSTR)) msan_check(M, s);
+    if (eager && !(in->flags & KIT_CG_F_NOINSTR)) msan_check_value(M, v);
     M->b.loc = at;
     store_at(M, s, retval_slot(M, (int)k));
+    if (org) org = msan_origin_pick(M, org, s, msan_origin_of(M, v));
   }
+  if (org && org != msan_clean(M, KIT_CG_I32))
+    msan_store_origin_at(M, org, kit_cg_symaddr(&M->b, M->retval_origin_tls, 0));
 }
 
 /* v's constant value when an instruction of f makes it one */
@@ -276,7 +298,8 @@ static bool const_val(const MsanFn *M, KitCgVal v, uint64_t *k) {
 void msan_memop(MsanFn *M, const KitCgInst *in) {
   KitCgVal dst = in->args[0], src = in->args[1], len = in->args[2];
   uint64_t n;
-  if (const_val(M, len, &n) && n <= INLINE_MEMOP) { /* clang's optimiser has made these loads and stores */
+  /* clang's optimiser has made these loads and stores (with origins: the runtime copies them) */
+  if (const_val(M, len, &n) && n <= INLINE_MEMOP && (in->op == KIT_CG_OP_MEMSET || !msan_origins(M))) {
     kit_pass_append_original(M->m, M->f, M->b.blk, in);
     if (in->op == KIT_CG_OP_MEMSET) {
       msan_set_shadow(M, dst, 0, len);
@@ -333,7 +356,8 @@ void msan_poison_object(MsanFn *M, uint32_t o) {
   if (M->shadow_obj && M->shadow_obj[o]) {
     KitCgVal args[3] = {kit_cg_stackaddr(&M->b, M->shadow_obj[o] - 1), kit_cg_iconst(&M->b, KIT_CG_I8, 0xff), len};
     msan_emit(M, KIT_CG_OP_MEMSET, KIT_CG_VOID, args, 3);
-    return;
+  } else {
+    msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
   }
-  msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
+  if (msan_origins(M)) msan_origin_object(M, o);
 }

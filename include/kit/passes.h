@@ -137,7 +137,7 @@ typedef struct KitPassOptions {
   /* ASan's config; NULL = kit_asan_config_compiled with recover from `recover` */
   const KitAsanConfig *asan;
   /* MSan: -f[no-]sanitize-memory-param-retval (clang-16's default: on) and
-   * -fsanitize-memory-track-origins[=N] (parsed; origins are not tracked yet) */
+   * -fsanitize-memory-track-origins[=N] (0 off, 1 allocation origins, 2 with stores) */
   bool msan_param_retval;
   int msan_track_origins;
   int opt_level; /* the compilation's -O level (MSan treats value-only branches as selects from -O1) */
@@ -149,6 +149,11 @@ typedef struct KitMsanConfig {
   bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
   bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
   bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
+  /* -fsanitize-memory-track-origins=N (compiled code; 0 = off, and always off for
+   * lifted code): an i32 origin beside each shadow, the origin memory at
+   * (shadow address) + 0x100000000000, __msan_warning_with_origin[_noreturn](u32);
+   * 2: stores of uninitialized values chain it (__msan_chain_origin) */
+  int origins;
   /* Lifted code (kit-emu --sanitize=memory); all zero for compiled code.
    * shadow_add: when nonzero, the shadow of address a is a + shadow_add (no xor).
    * state_size: INTERNAL loads and stores at [parameter 0 + k], k < state_size, are
