@@ -369,7 +369,7 @@ static bool before(MsanFn *M, KitCgInst *in) {
     if (checked(in)) msan_check_value(M, in->args[0]);
     KitCgType t = (KitCgType)in->type;
     M->sh[in->id] = msan_load_shadow(M, t, in->args[0]);
-    if (msan_origins(M)) M->org[in->id] = msan_load_origin(M, in->args[0]);
+    if (msan_origins(M)) M->org[in->id] = msan_load_origin(M, in->args[0], M->sh[in->id]);
     KitCgVal nv = in->args[in->op == KIT_CG_OP_ARMW ? 1 : 2];
     msan_store_shadow(M, msan_shadow_of(M, nv), t, in->args[0]);
     if (msan_origins(M)) msan_store_origin(M, msan_shadow_of(M, nv), t, in->args[0], msan_origin_of(M, nv));
@@ -526,7 +526,7 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
     msan_call_after(M, &in);
   } else if ((in.op == KIT_CG_OP_LOAD || in.op == KIT_CG_OP_ALOAD) && program_mem(&in)) {
     M->sh[in.id] = msan_load_shadow(M, (KitCgType)in.type, in.args[0]);
-    if (msan_origins(M)) M->org[in.id] = msan_load_origin(M, in.args[0]);
+    if (msan_origins(M)) M->org[in.id] = msan_load_origin(M, in.args[0], M->sh[in.id]);
   } else {
     M->sh[in.id] = propagate(M, &in);
     if (msan_origins(M) && M->sh[in.id] != M->zero[kit_cg_val_type(M->f, M->sh[in.id])])
@@ -671,6 +671,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
     if (!M.org || !M.obj_origin) abort();
   }
   if (!c->state_size) private_objects(&M);
+  if (msan_origins(&M) && c->selects) msan_find_promoted(&M);
   if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
@@ -708,6 +709,7 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.obj_origin);
   free(M.origin_obj);
   free(M.orp);
+  free(M.promoted);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {

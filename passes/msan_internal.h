@@ -55,6 +55,7 @@ typedef struct MsanFn {
   uint32_t *origin_obj; /* per private object: its origin slot (one for the object) + 1 */
   KitCgVal *orp;        /* per value derived from a private object: its origin slot's pointer */
   KitCgVal *obj_origin; /* per original object: its origin id, made at the entry */
+  bool *promoted;       /* from -O1, per value: points into a stack object clang's optimiser would promote */
 } MsanFn;
 
 /* compiled code or lifted code (kit-emu) */
@@ -89,11 +90,18 @@ KitCgVal msan_origin_pick(MsanFn *M, KitCgVal o1, KitCgVal s2, KitCgVal o2);
 /* a value op's: the last operand's with a set shadow bit */
 KitCgVal msan_origin_combine(MsanFn *M, const KitCgInst *in);
 KitCgVal msan_origin_select(MsanFn *M, const KitCgInst *in);
-KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr);
+/* the origin of a value loaded from ptr whose shadow (just loaded) is s */
+KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr, KitCgVal s);
 /* where shadow s of a t stored at ptr has a set bit: origin o (level 2: chained) */
 void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVal o);
 /* stack object o was just poisoned: its origin, "an allocation of 'x' in f" */
 void msan_origin_object(MsanFn *M, uint32_t o);
+/* from -O1 (c->selects): fills promoted[] */
+void msan_find_promoted(MsanFn *M);
+/* from -O1, a memcpy/memmove of at most 64 constant bytes into a promoted
+ * object: the origins copied without a chain (after its inline shadow copy) */
+bool msan_origin_copy_inline(MsanFn *M, KitCgVal dst, uint64_t n);
+void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, KitCgVal len);
 KitCgVal msan_load_origin_at(MsanFn *M, KitCgVal at);
 void msan_store_origin_at(MsanFn *M, KitCgVal o, KitCgVal at);
 

@@ -10,6 +10,7 @@
 #include "msan_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ORIGIN_ADD 0x100000000000ull /* origin of a: (shadow of a) + this, aligned down to 4 */
@@ -64,11 +65,16 @@ static KitCgVal origin_ptr(MsanFn *M, KitCgVal ptr) {
   return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &a, 1)->id;
 }
 
-KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr) {
-  KitCgVal op = origin_ptr(M, ptr);
-  KitCgInst *ld = msan_emit(M, KIT_CG_OP_LOAD, KIT_CG_I32, &op, 1);
-  ld->imm = 4;
-  return ld->id;
+/* an 8-byte value's: its second granule's when the first is initialized
+ * (clang's takes the first granule's alone: a struct copied in registers
+ * whose first member is set would name the copy's temporary) */
+KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr, KitCgVal s) {
+  KitCgVal op = origin_ptr(M, ptr), o = msan_load_origin_at(M, op);
+  if (kit_cg_val_type(M->f, s) != KIT_CG_I64 || (M->orp && ptr < M->nvals0 && M->orp[ptr])) return o;
+  KitCgVal a[2] = {op, msan_i64(M, 4)};
+  KitCgVal o2 = msan_load_origin_at(M, msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, a, 2)->id);
+  KitCgVal lo = msan_emit(M, KIT_CG_OP_TRUNC, KIT_CG_I32, &s, 1)->id;
+  return msan_origin_pick(M, o2, lo, o);
 }
 
 static void store_i32(MsanFn *M, KitCgVal o, KitCgVal at) {
@@ -94,14 +100,17 @@ void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVa
   KitCgVal any = msan_any(M, s);
   if (any == M->zero[KIT_CG_I1]) return;
   KitCgBlkId cont = kit_cg_block_new(M->m, M->f), paint = kit_cg_block_new(M->m, M->f);
+  KitCgLoc at_store = M->b.loc;
+  if (!M->b.loc.line) M->b.loc = M->f->loc; /* a parameter's spill: the chain names the function's line */
   kit_cg_condbr(&M->b, any, paint, cont);
   KitCgBlock *bb = &M->f->blocks[M->b.blk];
   bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_NOINSTR;
   kit_cg_builder_at(&M->b, paint);
   bool private = M->orp && ptr < M->nvals0 && M->orp[ptr];
-  /* from -O1 (c->selects), clang's optimiser has made a private object's
-   * loads and stores register moves before its pass runs: they chain nothing */
-  if (M->c->origins > 1 && !(private && M->c->selects)) {
+  /* from -O1, clang's optimiser has made a promoted object's loads and
+   * stores register moves before its pass runs: they chain nothing */
+  bool promoted = M->promoted && ptr < M->nvals0 && M->promoted[ptr];
+  if (M->c->origins > 1 && !promoted) {
     KitCgType pt = KIT_CG_I32;
     o = rt_call(M, rt_fn(M, "__msan_chain_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &o, 1)->id;
   }
@@ -113,6 +122,51 @@ void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVa
   }
   kit_cg_br(&M->b, cont);
   kit_cg_builder_at(&M->b, cont);
+  M->b.loc = at_store;
+}
+
+/* Stack objects SROA and mem2reg would take apart: their address reaches
+ * only loads, stores, ptradds and constant-length memcpy/memmove/memset. */
+void msan_find_promoted(MsanFn *M) {
+  KitCgFunc *f = M->f;
+  uint32_t n = M->nstack0;
+  uint32_t *from = calloc(f->nvals + 1, sizeof *from); /* value -> object + 1 */
+  uint8_t *esc = calloc(n + 1, 1);
+  M->promoted = calloc(f->nvals + 1, sizeof *M->promoted);
+  if (!from || !esc || !M->promoted) abort();
+  for (int round = 0; round < 2; round++)
+    for (uint32_t bi = 0; bi < f->nblocks; bi++)
+      for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+        const KitCgInst *in = &f->blocks[bi].insts[i];
+        if (!in->id || in->id > f->nvals) continue;
+        if (in->op == KIT_CG_OP_STACKADDR && in->aux < n) from[in->id] = in->aux + 1;
+        else if (in->op == KIT_CG_OP_PTRADD && in->args[0] <= f->nvals && from[in->args[0]])
+          from[in->id] = from[in->args[0]];
+      }
+  for (uint32_t bi = 0; bi < f->nblocks; bi++)
+    for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
+      const KitCgInst *in = &f->blocks[bi].insts[i];
+      bool memop = in->op == KIT_CG_OP_MEMCPY || in->op == KIT_CG_OP_MEMMOVE || in->op == KIT_CG_OP_MEMSET;
+      for (uint32_t k = 0; k < in->nargs; k++) {
+        if (in->args[k] > f->nvals || !from[in->args[k]]) continue;
+        bool ok = (in->op == KIT_CG_OP_LOAD && k == 0) || (in->op == KIT_CG_OP_STORE && k == 1) ||
+                  (in->op == KIT_CG_OP_PTRADD && k == 0) || (memop && k < 2);
+        if (!ok || (in->flags & KIT_CG_F_VOLATILE)) esc[from[in->args[k]] - 1] = 1;
+      }
+    }
+  for (uint32_t v = 1; v <= f->nvals && v < M->nvals0; v++) M->promoted[v] = from[v] && !esc[from[v] - 1];
+  free(from);
+  free(esc);
+}
+
+bool msan_origin_copy_inline(MsanFn *M, KitCgVal dst, uint64_t n) {
+  return n <= 64 && M->promoted && dst < M->nvals0 && M->promoted[dst];
+}
+
+void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, KitCgVal len) {
+  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64};
+  KitCgVal args[3] = {dst, src, len};
+  rt_call(M, rt_fn(M, "__kit_msan_copy_origin", KIT_CG_VOID, pt, 3), KIT_CG_VOID, args, 3);
 }
 
 /* "----x@f": the runtime keeps the origin's id in the first 4 bytes; an

@@ -43,7 +43,7 @@ uintptr_t msan_here(void);
 /* a heap (de)allocation's origin: frames here, then pc/bp's stack */
 uint32_t msan_heap_origin(uintptr_t here, uintptr_t pc, uintptr_t bp, bool freed);
 /* after the shadow of [src, src+n) was copied to dst: the origins too
- * (level 2 chains them to the stack here, pc, bp) */
+ * (level 2 chains them to the stack here, pc, bp; here 0: no chain) */
 void msan_copy_origin(void *dst, const void *src, size_t n, uintptr_t here, uintptr_t pc, uintptr_t bp);
 /* the report's "Uninitialized value was created by ..." lines */
 void msan_describe_origin(uint32_t id);

@@ -103,7 +103,7 @@ static uint32_t chain(uint32_t prev, uint32_t stack) {
 
 /* Shadow already copied: each destination granule with an uninitialized byte
  * takes the origin of the source byte at its offset (level 2: chained to the
- * copy's stack, here/pc/bp, taken when first needed). */
+ * copy's stack, here/pc/bp, taken when first needed; here 0: no chain). */
 void msan_copy_origin(void *dst, const void *src, size_t n, uintptr_t here, uintptr_t pc, uintptr_t bp) {
   if (!n || !msan_origin_level || !msan_ready()) return;
   uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
@@ -117,7 +117,7 @@ void msan_copy_origin(void *dst, const void *src, size_t n, uintptr_t here, uint
     for (uintptr_t b = lo; b < hi; b++) poisoned |= *msan_shadow((void *)b) != 0;
     if (!poisoned) continue;
     uint32_t o = *origin_at((void *)(s + (lo - d)));
-    if (msan_origin_level > 1 && o) {
+    if (msan_origin_level > 1 && o && here) {
       if (o != last_prev) {
         if (!stack) stack = stack_id(here, pc, bp);
         last_prev = o;
@@ -153,6 +153,12 @@ void __msan_set_origin(const volatile void *a, size_t size, uint32_t origin) {
 uint32_t __msan_get_origin(const volatile void *a) { return msan_origin_of((const void *)a); }
 
 int __msan_get_track_origins(void) { return msan_origin_level; }
+
+/* from -O1, a struct copy into a stack temporary (clang's optimiser has
+ * made it register moves): origins follow the shadow, no chain */
+void __kit_msan_copy_origin(void *dst, const void *src, size_t n) {
+  msan_copy_origin(dst, src, n, 0, 0, 0);
+}
 
 /* level 2, at a store of an uninitialized value */
 uint32_t __msan_chain_origin(uint32_t id) {

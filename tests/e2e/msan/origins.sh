@@ -6,7 +6,8 @@
 # origin lines in order ("stored to memory at" per link of the chain, then
 # "created by a heap allocation" or "by an allocation of 'x' in the stack
 # frame") and the first frame in the program's source (function, file:line)
-# under the "created by" line. Prints one line per case and level; fails on
+# under the "created by" line (clang's SROA names, 'a.sroa.3', as the
+# variable's). Prints one line per case and level; fails on
 # any difference. Then -fsanitize-memory-track-origins=1 (no chain) and =0.
 set -u
 kitcc=$1
@@ -28,7 +29,7 @@ summary() {
   awk '
     /WARNING: MemorySanitizer/ { inrep = 1 }
     inrep && /^ +#0 / && !first { first = 1; print "report:", frame($0) }
-    /Uninitialized value was/ { sub(/^ +/, ""); print; want = /created/; next }
+    /Uninitialized value was/ { sub(/^ +/, ""); gsub(/\.sroa\.[0-9]+/, ""); print; want = /created/; next }
     want && /^ +#[0-9]+ / && $0 ~ /\/(cases|origins)\// { print "  at", frame($0); want = 0 }
     function frame(l,  a) {
       a = l; sub(/^ +#[0-9]+ 0x[0-9a-f]+ in /, "", a)
@@ -78,5 +79,8 @@ done
 # stores clang's SROA has removed.
 run -fsanitize-memory-track-origins=1 O2 origins/heap_through_struct
 run -fsanitize-memory-track-origins=1 O2 origins/heap_through_struct:-fno-sanitize-memory-param-retval
+# a struct passed in a register: at -O0 kitcc's copy into the argument's
+# temporary chains one store more than clang's, which loads the struct whole
+run -fsanitize-memory-track-origins O2 bug_struct_byvalue
 echo "origins: $fails differences"
 [[ $fails == 0 ]]
