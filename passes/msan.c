@@ -414,6 +414,7 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_ALLOCA:
     msan_set_shadow(M, in->id, 0xff, in->args[0]);
+    if (msan_origins(M)) msan_origin_alloca(M, in);
     break;
   case KIT_CG_OP_VASTART:
     msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));

@@ -96,6 +96,8 @@ KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr, KitCgVal s);
 void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVal o);
 /* stack object o was just poisoned: its origin, "an allocation of 'x' in f" */
 void msan_origin_object(MsanFn *M, uint32_t o);
+/* a dynamic alloca (after its poisoning): "an allocation of 'vla'" (a VLA: tydesc set) or of '' */
+void msan_origin_alloca(MsanFn *M, const KitCgInst *in);
 /* from -O1 (c->selects): fills promoted[] */
 void msan_find_promoted(MsanFn *M);
 /* from -O1, a memcpy/memmove of at most 64 constant bytes into a promoted

@@ -170,12 +170,10 @@ void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, KitCgVal len) {
 }
 
 /* "----x@f": the runtime keeps the origin's id in the first 4 bytes; an
- * object without a name (a temporary) is "----" ("created in the stack frame") */
-static KitCgSym object_descr(MsanFn *M, uint32_t o) {
-  const KitCgStackObj *so = &M->f->stack[o];
-  char text[300] = "----";
-  if (so->name)
-    snprintf(text, sizeof text, "----%.140s@%.140s", kit_cg_strget(M->m, so->name), kit_cg_func_name(M->m, M->f));
+ * object without a name (a temporary, alloca()) is "----@f", as clang's */
+static KitCgSym descr_global(MsanFn *M, const char *var) {
+  char text[300];
+  snprintf(text, sizeof text, "----%.140s@%.140s", var, kit_cg_func_name(M->m, M->f));
   static unsigned counter;
   char name[48];
   do snprintf(name, sizeof name, ".msan.origin.%u", counter++);
@@ -187,14 +185,26 @@ static KitCgSym object_descr(MsanFn *M, uint32_t o) {
   return g->sym;
 }
 
+/* the call that makes a stack origin (its pc, the builder's location, is the report's frame) */
+static KitCgVal stack_origin(MsanFn *M, const char *var) {
+  KitCgType pt = KIT_CG_PTR;
+  KitCgVal d = kit_cg_symaddr(&M->b, descr_global(M, var), 0);
+  return rt_call(M, rt_fn(M, "__kit_msan_stack_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &d, 1)->id;
+}
+
+static void set_origin(MsanFn *M, KitCgVal ptr, KitCgVal len, KitCgVal id) {
+  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32};
+  KitCgVal args[3] = {ptr, len, id};
+  rt_call(M, rt_fn(M, "__msan_set_origin", KIT_CG_VOID, pt, 3), KIT_CG_VOID, args, 3);
+}
+
 /* stack object o was just poisoned: its origin, made at its declaration's line */
 void msan_origin_object(MsanFn *M, uint32_t o) {
   if (!M->obj_origin[o]) {
     KitCgLoc at = M->b.loc;
-    M->b.loc = M->f->stack[o].loc.line ? M->f->stack[o].loc : M->f->loc;
-    KitCgType pt = KIT_CG_PTR;
-    KitCgVal d = kit_cg_symaddr(&M->b, object_descr(M, o), 0);
-    M->obj_origin[o] = rt_call(M, rt_fn(M, "__kit_msan_stack_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &d, 1)->id;
+    const KitCgStackObj *so = &M->f->stack[o];
+    M->b.loc = so->loc.line ? so->loc : M->f->loc;
+    M->obj_origin[o] = stack_origin(M, so->name ? kit_cg_strget(M->m, so->name) : "");
     M->b.loc = at;
   }
   KitCgVal id = M->obj_origin[o];
@@ -202,9 +212,11 @@ void msan_origin_object(MsanFn *M, uint32_t o) {
     store_i32(M, id, kit_cg_stackaddr(&M->b, M->origin_obj[o] - 1));
     return;
   }
-  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32};
-  KitCgVal args[3] = {kit_cg_stackaddr(&M->b, o), msan_i64(M, M->f->stack[o].size), id};
-  rt_call(M, rt_fn(M, "__msan_set_origin", KIT_CG_VOID, pt, 3), KIT_CG_VOID, args, 3);
+  set_origin(M, kit_cg_stackaddr(&M->b, o), msan_i64(M, M->f->stack[o].size), id);
+}
+
+void msan_origin_alloca(MsanFn *M, const KitCgInst *in) {
+  set_origin(M, in->id, in->args[0], stack_origin(M, in->tydesc ? "vla" : ""));
 }
 
 KitCgVal msan_load_origin_at(MsanFn *M, KitCgVal at) {

@@ -21,7 +21,7 @@ cases=("$@")
 # origins in __msan_param_origin_tls / __msan_retval_origin_tls
 [[ ${#cases[@]} -gt 0 ]] || cases=(bug_heap_byte bug_heap_field bug_realloc_grown bug_after_free bug_memcpy
   bug_branch_local bug_partial_struct bug_param bug_return
-  origins/through_call origins/through_call:-fno-sanitize-memory-param-retval)
+  origins/through_call origins/through_call:-fno-sanitize-memory-param-retval origins/vla origins/alloca)
 
 # one line per origin heading, and after a "created by" line the first frame
 # in cases/ as "FUNC FILE:LINE"; the report's frame #0 first
