@@ -298,16 +298,14 @@ static bool const_val(const MsanFn *M, KitCgVal v, uint64_t *k) {
 void msan_memop(MsanFn *M, const KitCgInst *in) {
   KitCgVal dst = in->args[0], src = in->args[1], len = in->args[2];
   uint64_t n;
-  /* clang's optimiser has made these loads and stores (with origins: the runtime copies them) */
-  bool inline_origin = msan_origins(M) && const_val(M, len, &n) && msan_origin_copy_inline(M, dst, n);
-  if (const_val(M, len, &n) && n <= INLINE_MEMOP && (in->op == KIT_CG_OP_MEMSET || !msan_origins(M) || inline_origin)) {
+  if (const_val(M, len, &n) && n <= INLINE_MEMOP) { /* clang's optimiser has made these loads and stores */
     kit_pass_append_original(M->m, M->f, M->b.blk, in);
     if (in->op == KIT_CG_OP_MEMSET) {
       msan_set_shadow(M, dst, 0, len);
     } else {
       KitCgVal args[3] = {msan_shadow_ptr(M, dst), msan_shadow_ptr(M, src), len};
       msan_emit(M, (KitCgOp)in->op, KIT_CG_VOID, args, 3);
-      if (inline_origin) msan_copy_origin(M, dst, src, len);
+      if (msan_origins(M)) msan_copy_origin(M, dst, src, n);
     }
     return;
   }

@@ -100,10 +100,10 @@ void msan_origin_object(MsanFn *M, uint32_t o);
 void msan_origin_alloca(MsanFn *M, const KitCgInst *in);
 /* from -O1 (c->selects): fills promoted[] */
 void msan_find_promoted(MsanFn *M);
-/* from -O1, a memcpy/memmove of at most 64 constant bytes into a promoted
- * object: the origins copied without a chain (after its inline shadow copy) */
-bool msan_origin_copy_inline(MsanFn *M, KitCgVal dst, uint64_t n);
-void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, KitCgVal len);
+/* after the inline copy of n constant bytes and their shadow from src to dst:
+ * where the copied shadow has a set bit, the runtime copies the origins
+ * (level 2 chains them, except into an object clang's optimiser promotes) */
+void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, uint64_t n);
 KitCgVal msan_load_origin_at(MsanFn *M, KitCgVal at);
 void msan_store_origin_at(MsanFn *M, KitCgVal o, KitCgVal at);
 

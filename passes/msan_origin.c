@@ -159,14 +159,31 @@ void msan_find_promoted(MsanFn *M) {
   free(esc);
 }
 
-bool msan_origin_copy_inline(MsanFn *M, KitCgVal dst, uint64_t n) {
-  return n <= 64 && M->promoted && dst < M->nvals0 && M->promoted[dst];
-}
-
-void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, KitCgVal len) {
-  KitCgType pt[3] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64};
-  KitCgVal args[3] = {dst, src, len};
-  rt_call(M, rt_fn(M, "__kit_msan_copy_origin", KIT_CG_VOID, pt, 3), KIT_CG_VOID, args, 3);
+void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, uint64_t n) {
+  KitCgVal sp = msan_shadow_ptr(M, dst), any = 0;
+  for (uint64_t off = 0; off < n;) { /* the copied shadow, OR-ed in 8-, 4-, 2- and 1-byte pieces */
+    uint64_t w = n - off >= 8 ? 8 : n - off >= 4 ? 4 : n - off >= 2 ? 2 : 1;
+    KitCgType t = w == 8 ? KIT_CG_I64 : w == 4 ? KIT_CG_I32 : w == 2 ? KIT_CG_I16 : KIT_CG_I8;
+    KitCgVal a[2] = {sp, msan_i64(M, off)};
+    KitCgVal at = off ? msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, a, 2)->id : sp;
+    KitCgInst *ld = msan_emit(M, KIT_CG_OP_LOAD, t, &at, 1);
+    ld->imm = 1;
+    KitCgVal piece = ld->id;
+    if (t != KIT_CG_I64) piece = msan_emit(M, KIT_CG_OP_ZEXT, KIT_CG_I64, &piece, 1)->id;
+    any = any ? msan_op2(M, KIT_CG_OP_OR, any, piece) : piece;
+    off += w;
+  }
+  KitCgBlkId cont = kit_cg_block_new(M->m, M->f), copy = kit_cg_block_new(M->m, M->f);
+  kit_cg_condbr(&M->b, msan_any(M, any), copy, cont);
+  KitCgBlock *bb = &M->f->blocks[M->b.blk];
+  bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_NOINSTR | KIT_CG_F_COLD;
+  kit_cg_builder_at(&M->b, copy);
+  bool chain = M->c->origins > 1 && !(M->promoted && dst < M->nvals0 && M->promoted[dst]);
+  KitCgType pt[4] = {KIT_CG_PTR, KIT_CG_PTR, KIT_CG_I64, KIT_CG_I32};
+  KitCgVal args[4] = {dst, src, msan_i64(M, n), kit_cg_iconst(&M->b, KIT_CG_I32, chain)};
+  rt_call(M, rt_fn(M, "__kit_msan_copy_origin", KIT_CG_VOID, pt, 4), KIT_CG_VOID, args, 4);
+  kit_cg_br(&M->b, cont);
+  kit_cg_builder_at(&M->b, cont);
 }
 
 /* "----x@f": the runtime keeps the origin's id in the first 4 bytes; an
@@ -187,9 +204,25 @@ static KitCgSym descr_global(MsanFn *M, const char *var) {
 
 /* the call that makes a stack origin (its pc, the builder's location, is the report's frame) */
 static KitCgVal stack_origin(MsanFn *M, const char *var) {
-  KitCgType pt = KIT_CG_PTR;
   KitCgVal d = kit_cg_symaddr(&M->b, descr_global(M, var), 0);
-  return rt_call(M, rt_fn(M, "__kit_msan_stack_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &d, 1)->id;
+  KitCgVal cached = msan_load_origin_at(M, d); /* "----" until the runtime has made the id */
+  KitCgVal args[2] = {cached, kit_cg_iconst(&M->b, KIT_CG_I32, 0x2d2d2d2d)};
+  KitCgInst *first = msan_emit(M, KIT_CG_OP_ICMP, KIT_CG_I1, args, 2);
+  first->pred = KIT_CG_EQ;
+  KitCgBlkId from = M->b.blk, make = kit_cg_block_new(M->m, M->f), cont = kit_cg_block_new(M->m, M->f);
+  kit_cg_condbr(&M->b, first->id, make, cont);
+  KitCgBlock *bb = &M->f->blocks[M->b.blk];
+  bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_NOINSTR | KIT_CG_F_COLD;
+  kit_cg_builder_at(&M->b, make);
+  KitCgType pt = KIT_CG_PTR;
+  KitCgVal made = rt_call(M, rt_fn(M, "__kit_msan_stack_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &d, 1)->id;
+  kit_cg_br(&M->b, cont);
+  kit_cg_builder_at(&M->b, cont);
+  KitCgInst *id = kit_cg_phi(&M->b, KIT_CG_I32);
+  id->flags |= KIT_CG_F_NOINSTR;
+  kit_cg_phi_add(M->m, id, cached, from);
+  kit_cg_phi_add(M->m, &M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1], made, make);
+  return M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1].id;
 }
 
 static void set_origin(MsanFn *M, KitCgVal ptr, KitCgVal len, KitCgVal id) {

@@ -104,8 +104,17 @@ static uint32_t chain(uint32_t prev, uint32_t stack) {
 /* Shadow already copied: each destination granule with an uninitialized byte
  * takes the origin of the source byte at its offset (level 2: chained to the
  * copy's stack, here/pc/bp, taken when first needed; here 0: no chain). */
+/* some byte of [p, p+n) uninitialized: words at a time */
+static bool any_poisoned(const void *p, size_t n) {
+  const uint8_t *s = msan_shadow(p), *e = s + n;
+  while (s < e && ((uintptr_t)s & 7)) if (*s++) return true;
+  for (; s + 8 <= e; s += 8) if (*(const uint64_t *)s) return true;
+  while (s < e) if (*s++) return true;
+  return false;
+}
+
 void msan_copy_origin(void *dst, const void *src, size_t n, uintptr_t here, uintptr_t pc, uintptr_t bp) {
-  if (!n || !msan_origin_level || !msan_ready()) return;
+  if (!n || !msan_origin_level || !msan_ready() || !any_poisoned(dst, n)) return;
   uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
   uintptr_t first = d & ~3ull, last = (d + n - 1) & ~3ull;
   bool backward = d > s && d < s + n;
@@ -134,15 +143,14 @@ void msan_copy_origin(void *dst, const void *src, size_t n, uintptr_t here, uint
 /* a stack object's origin: descr is "----x@f", its first 4 bytes keep the id
  * (clang's scheme); the pc is the call's, at the object's declaration */
 uint32_t __kit_msan_stack_origin(char *descr) {
-  uint32_t id;
-  memcpy(&id, descr, 4);
+  uint32_t id = *(volatile uint32_t *)descr; /* 4-aligned: the pass made it so */
   if (id != 0x2d2d2d2d) return id;
   uint32_t i = __atomic_fetch_add(&nstack, 1, __ATOMIC_RELAXED);
   if (i >= MAX_STACK_ORIGINS) return 0;
   stack_descr[i] = descr + 4;
   stack_pc[i] = (uintptr_t)__builtin_return_address(0) - 1;
   id = make(KIND_STACK, i);
-  memcpy(descr, &id, 4);
+  *(volatile uint32_t *)descr = id;
   return id;
 }
 
@@ -154,10 +162,14 @@ uint32_t __msan_get_origin(const volatile void *a) { return msan_origin_of((cons
 
 int __msan_get_track_origins(void) { return msan_origin_level; }
 
-/* from -O1, a struct copy into a stack temporary (clang's optimiser has
- * made it register moves): origins follow the shadow, no chain */
-void __kit_msan_copy_origin(void *dst, const void *src, size_t n) {
-  msan_copy_origin(dst, src, n, 0, 0, 0);
+/* a struct copy the pass made inline, whose shadow has a set bit: the
+ * origins (chain: level 2's link, not for a copy into a stack object clang's
+ * optimiser promotes) */
+void __kit_msan_copy_origin(void *dst, const void *src, size_t n, int chain) {
+  if (chain)
+    msan_copy_origin(dst, src, n, msan_here(), MSAN_CALLER_PC(), MSAN_CALLER_BP());
+  else
+    msan_copy_origin(dst, src, n, 0, 0, 0);
 }
 
 /* level 2, at a store of an uninitialized value */
