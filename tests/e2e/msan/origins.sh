@@ -45,17 +45,20 @@ run() { # LEVEL-FLAG OPT CASE[:FLAGS]
   [[ $name == */* ]] && src="$here/$name.c"
   local tag="$name${extra:+ $extra}"
   local w
-  for w in ref kit; do
+  for w in ref kit; do # both compilers at once
     local cc=clang-16
     [[ $w == kit ]] && cc=$kitcc
-    # shellcheck disable=SC2086
-    if ! "$cc" -g -"$opt" -fsanitize=memory "$track" $extra "$src" -o "$tmp/$w" 2>"$tmp/$w.cc"; then
-      echo build-failed >"$tmp/$w.sum"
-      continue
-    fi
-    (cd "$tmp" && timeout 20 "./$w" >/dev/null 2>"$tmp/$w.err" </dev/null)
-    summary "$tmp/$w.err" >"$tmp/$w.sum"
+    (
+      # shellcheck disable=SC2086
+      if ! "$cc" -g -"$opt" -fsanitize=memory "$track" $extra "$src" -o "$tmp/$w" 2>"$tmp/$w.cc"; then
+        echo build-failed >"$tmp/$w.sum"
+        exit
+      fi
+      (cd "$tmp" && timeout 20 "./$w" >/dev/null 2>"$tmp/$w.err" </dev/null)
+      summary "$tmp/$w.err" >"$tmp/$w.sum"
+    ) &
   done
+  wait
   if cmp -s "$tmp/ref.sum" "$tmp/kit.sum" && grep -q '^report:' "$tmp/ref.sum"; then
     echo "same    $track -$opt [$tag] $(grep -c 'Uninitialized value' "$tmp/ref.sum") origin lines"
   else
