@@ -414,7 +414,7 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_ALLOCA:
     msan_set_shadow(M, in->id, 0xff, in->args[0]);
-    if (msan_origins(M)) msan_origin_alloca(M, in);
+    if (msan_origins(M) && !msan_lifted(M)) msan_origin_alloca(M, in);
     break;
   case KIT_CG_OP_VASTART:
     msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));
@@ -490,6 +490,7 @@ static bool lifted_inst(MsanFn *M, const KitCgInst *in) {
     if (off < 0) return false;
     kit_pass_append_original(M->m, M->f, M->b.blk, in);
     M->sh[in->id] = msan_state_load(M, (KitCgType)in->type, (uint64_t)off);
+    if (msan_origins(M)) M->org[in->id] = msan_state_load_origin(M, (uint64_t)off);
     return true;
   }
   return false;

@@ -28,12 +28,13 @@ void msan_check(MsanFn *M, KitCgVal s, KitCgVal o) {
   bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
   kit_cg_builder_at(&M->b, report);
   if (msan_lifted(M)) { /* the guest pc of the instruction; the runtime decides whether it returns */
-    KitCgType pt = KIT_CG_I64;
+    KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I32};
     bool sel = M->c->select_pc && M->c->select_pc(M->c->user, M->b.loc.pc);
-    KitCgSym fn = kit_pass_runtime_fn(M->m, sel ? "__msan_emu_select" : "__msan_emu_warning", KIT_CG_VOID, &pt, 1,
-                                      false);
-    KitCgVal pc = msan_i64(M, M->b.loc.pc);
-    rt_call(M, fn, KIT_CG_VOID, &pc, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+    bool with_origin = !sel && msan_origins(M);
+    const char *name = sel ? "__msan_emu_select" : with_origin ? "__msan_emu_warning_origin" : "__msan_emu_warning";
+    KitCgSym fn = kit_pass_runtime_fn(M->m, name, KIT_CG_VOID, pt, 1 + with_origin, false);
+    KitCgVal args[2] = {msan_i64(M, M->b.loc.pc), o ? o : msan_clean(M, KIT_CG_I32)};
+    rt_call(M, fn, KIT_CG_VOID, args, 1 + with_origin)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
     kit_cg_br(&M->b, cont);
     kit_cg_builder_at(&M->b, cont);
     return;
@@ -239,6 +240,7 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
   }
   if (msan_lifted(M)) {
     M->sh[in->id] = helper_result(M, in, st);
+    if (msan_origins(M)) M->org[in->id] = msan_origin_combine(M, in);
     if (in->type2 != KIT_CG_VOID) M->sh2[in->id] = helper_result(M, in, msan_shadow_type((KitCgType)in->type2));
     return;
   }
@@ -259,7 +261,7 @@ void msan_ret(MsanFn *M, const KitCgInst *in) {
     KitCgVal v = in->args[0];
     KitCgLoc at = M->b.loc;
     M->b.loc = msan_value_loc(M, v);
-    msan_check(M, msan_shadow_of(M, v), 0);
+    msan_check_value(M, v);
     M->b.loc = at;
     return;
   }
@@ -305,7 +307,7 @@ void msan_memop(MsanFn *M, const KitCgInst *in) {
     } else {
       KitCgVal args[3] = {msan_shadow_ptr(M, dst), msan_shadow_ptr(M, src), len};
       msan_emit(M, (KitCgOp)in->op, KIT_CG_VOID, args, 3);
-      if (msan_origins(M)) msan_copy_origin(M, dst, src, n);
+      if (msan_origins(M) && !msan_lifted(M)) msan_copy_origin(M, dst, src, n);
     }
     return;
   }
@@ -329,6 +331,17 @@ KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off) {
   return load_at(M, msan_shadow_type(t), state_slot(M, off));
 }
 
+/* with origins: a register's origin, one per 4 bytes of the CPU state */
+static KitCgVal state_origin_slot(MsanFn *M, uint64_t off) {
+  KitCgVal a = msan_i64(M, M->c->state_origin + (off & ~3ull));
+  return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &a, 1)->id;
+}
+
+KitCgVal msan_state_load_origin(MsanFn *M, uint64_t off) {
+  if (off == M->c->state_pc) return msan_clean(M, KIT_CG_I32);
+  return msan_load_origin_at(M, state_origin_slot(M, off));
+}
+
 void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
   KitCgVal v = in->args[0], s = msan_shadow_of(M, v);
   if (off == M->c->state_pc) return; /* the next pc is checked at the block's ret (msan_ret) */
@@ -349,6 +362,7 @@ void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
     kit_cg_builder_at(&M->b, cont);
   }
   store_at(M, s, state_slot(M, off));
+  if (msan_origins(M)) msan_store_origin_at(M, msan_origin_of(M, v), state_origin_slot(M, off));
 }
 
 void msan_poison_object(MsanFn *M, uint32_t o) {
@@ -359,5 +373,5 @@ void msan_poison_object(MsanFn *M, uint32_t o) {
   } else {
     msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
   }
-  if (msan_origins(M)) msan_origin_object(M, o);
+  if (msan_origins(M) && !msan_lifted(M)) msan_origin_object(M, o);
 }

@@ -130,5 +130,6 @@ void msan_memop(MsanFn *M, const KitCgInst *in);
  * (before the op; for a load the shadow is loaded after it by msan_state_load) */
 void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off);
 KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off);
+KitCgVal msan_state_load_origin(MsanFn *M, uint64_t off); /* with origins */
 
 #endif

@@ -15,7 +15,7 @@
 
 #define ORIGIN_ADD 0x100000000000ull /* origin of a: (shadow of a) + this, aligned down to 4 */
 
-bool msan_origins(const MsanFn *M) { return M->c->origins > 0 && !msan_lifted(M); }
+bool msan_origins(const MsanFn *M) { return M->c->origins > 0 && (!msan_lifted(M) || M->c->origin_add); }
 
 static KitCgVal none(MsanFn *M) { return msan_clean(M, KIT_CG_I32); }
 
@@ -59,8 +59,12 @@ KitCgVal msan_origin_select(MsanFn *M, const KitCgInst *in) {
 static KitCgVal origin_ptr(MsanFn *M, KitCgVal ptr) {
   if (M->orp && ptr < M->nvals0 && M->orp[ptr]) return M->orp[ptr];
   KitCgVal a = msan_emit(M, KIT_CG_OP_PTRTOINT, KIT_CG_I64, &ptr, 1)->id;
-  a = msan_op2(M, KIT_CG_OP_XOR, a, msan_i64(M, M->c->shadow_xor));
-  a = msan_op2(M, KIT_CG_OP_ADD, a, msan_i64(M, ORIGIN_ADD));
+  if (msan_lifted(M)) {
+    a = msan_op2(M, KIT_CG_OP_ADD, a, msan_i64(M, M->c->origin_add));
+  } else {
+    a = msan_op2(M, KIT_CG_OP_XOR, a, msan_i64(M, M->c->shadow_xor));
+    a = msan_op2(M, KIT_CG_OP_ADD, a, msan_i64(M, ORIGIN_ADD));
+  }
   a = msan_op2(M, KIT_CG_OP_AND, a, msan_i64(M, ~3ull));
   return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &a, 1)->id;
 }
@@ -110,7 +114,7 @@ void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVa
   /* from -O1, clang's optimiser has made a promoted object's loads and
    * stores register moves before its pass runs: they chain nothing */
   bool promoted = M->promoted && ptr < M->nvals0 && M->promoted[ptr];
-  if (M->c->origins > 1 && !promoted) {
+  if (M->c->origins > 1 && !promoted && !msan_lifted(M)) {
     KitCgType pt = KIT_CG_I32;
     o = rt_call(M, rt_fn(M, "__msan_chain_origin", KIT_CG_I32, &pt, 1), KIT_CG_I32, &o, 1)->id;
   }

@@ -149,10 +149,11 @@ typedef struct KitMsanConfig {
   bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
   bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
   bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
-  /* -fsanitize-memory-track-origins=N (compiled code; 0 = off, and always off for
-   * lifted code): an i32 origin beside each shadow, the origin memory at
-   * (shadow address) + 0x100000000000, __msan_warning_with_origin[_noreturn](u32);
-   * 2: stores of uninitialized values chain it (__msan_chain_origin) */
+  /* -fsanitize-memory-track-origins=N (0 = off): an i32 origin beside each
+   * shadow, the origin memory at (shadow address) + 0x100000000000,
+   * __msan_warning_with_origin[_noreturn](u32); 2: stores of uninitialized
+   * values chain it (__msan_chain_origin). Lifted code: level 1 when
+   * origin_add is set (below) */
   int origins;
   /* Lifted code (kit-emu --sanitize=memory); all zero for compiled code.
    * shadow_add: when nonzero, the shadow of address a is a + shadow_add (no xor).
@@ -167,6 +168,10 @@ typedef struct KitMsanConfig {
    * bit; functions have no parameters to shadow and results to hand back. */
   uint64_t shadow_add;
   uint64_t state_shadow, state_size, state_pc, state_sp;
+  /* lifted code with origins: the origin of host address a is at (a +
+   * origin_add) & ~3, the CPU state's at state_origin + (k & ~3); reports call
+   * __msan_emu_warning_origin(i64 guest pc, i32 origin) */
+  uint64_t origin_add, state_origin;
   /* optional: the guest branch at pc only picks a value (a short forward branch
    * over arms that compute without memory or calls, as compiled code's
    * selects): an uninitialized condition calls __msan_emu_select(i64 pc) instead
