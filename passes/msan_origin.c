@@ -1,5 +1,6 @@
-/* passes/msan_origin.c — origins (-fsanitize-memory-track-origins, compiled
- * code only): an i32 beside every shadow that may be set, naming where its
+/* passes/msan_origin.c — origins (-fsanitize-memory-track-origins; lifted
+ * code at level 1, with KitMsanConfig.origin_add and state_origin): an i32
+ * beside every shadow that may be set, naming where its
  * uninitialized bits were made, as clang's MemorySanitizer keeps them: a value
  * op takes the origin of an operand whose shadow is set (the last one, a select
  * on shadow != 0), memory keeps one origin per 4-byte granule at (address ^
