@@ -354,10 +354,12 @@ void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
     kit_cg_condbr(&M->b, down->id, poison, cont);
     M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1].flags |= KIT_CG_F_NOINSTR;
     kit_cg_builder_at(&M->b, poison);
-    KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I64};
-    KitCgSym fn = kit_pass_runtime_fn(M->m, "__msan_emu_sp", KIT_CG_VOID, pt, 2, false);
-    KitCgVal args[2] = {old, v};
-    rt_call(M, fn, KIT_CG_VOID, args, 2);
+    /* with origins, the new frame's origin names this instruction (the prologue's) */
+    KitCgType pt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I64};
+    uint32_t n = msan_origins(M) ? 3 : 2;
+    KitCgSym fn = kit_pass_runtime_fn(M->m, n == 3 ? "__msan_emu_sp_origin" : "__msan_emu_sp", KIT_CG_VOID, pt, n, false);
+    KitCgVal args[3] = {old, v, msan_i64(M, M->b.loc.pc)};
+    rt_call(M, fn, KIT_CG_VOID, args, n);
     kit_cg_br(&M->b, cont);
     kit_cg_builder_at(&M->b, cont);
   }

@@ -170,7 +170,8 @@ typedef struct KitMsanConfig {
   uint64_t state_shadow, state_size, state_pc, state_sp;
   /* lifted code with origins: the origin of host address a is at (a +
    * origin_add) & ~3, the CPU state's at state_origin + (k & ~3); reports call
-   * __msan_emu_warning_origin(i64 guest pc, i32 origin) */
+   * __msan_emu_warning_origin(i64 guest pc, i32 origin), a store at state_sp
+   * __msan_emu_sp_origin(old, new, i64 guest pc) */
   uint64_t origin_add, state_origin;
   /* optional: the guest branch at pc only picks a value (a short forward branch
    * over arms that compute without memory or calls, as compiled code's

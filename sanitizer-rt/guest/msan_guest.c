@@ -76,7 +76,10 @@ static void copy_shadow(uintptr_t d, uintptr_t s, size_t n) {
 /* ---- origins (kit-emu --sanitize-memory-track-origins) ---- */
 
 /* an id's top 3 bits: what its low 29 index (the depot's stacks here) */
-enum { KIND_SHIFT = 29, KIND_HEAP = 1, KIND_FREED = 2 };
+enum { KIND_SHIFT = 29, KIND_HEAP = 1, KIND_FREED = 2, KIND_STACK = 3 };
+#define STACK_PCS (1u << 16) /* distinct pcs that make frames (a table of stack origins) */
+static uint64_t stack_pc[STACK_PCS];
+static int stack_lock;
 
 void kit_msan_guest_set_origins(uint8_t *origin_host) { origin = origin_host; }
 
@@ -108,10 +111,32 @@ static void copy_origin(uintptr_t d, uintptr_t s, size_t n) {
   }
 }
 
+/* a frame made at guest pc: KIND_STACK and pc's slot in stack_pc (0: the table is full) */
+static uint32_t stack_origin(uint64_t pc) {
+  uint32_t h = (uint32_t)((pc >> 1) * 0x9e3779b1u) & (STACK_PCS - 1), id = 0;
+  while (__atomic_exchange_n(&stack_lock, 1, __ATOMIC_ACQUIRE))
+    ;
+  for (uint32_t k = 0; k < 64; k++, h = (h + 1) & (STACK_PCS - 1)) {
+    if (stack_pc[h] == pc || !stack_pc[h]) {
+      stack_pc[h] = pc;
+      id = (uint32_t)KIND_STACK << KIND_SHIFT | h;
+      break;
+    }
+  }
+  __atomic_store_n(&stack_lock, 0, __ATOMIC_RELEASE);
+  return id;
+}
+
 static uint32_t origin_of(uintptr_t a) { return origin && in_window(a, 1) ? *origin_at(a) : 0; }
 
 static void describe_origin(uint32_t id) {
   uint32_t kind = id >> KIND_SHIFT;
+  if (kind == KIND_STACK) { /* clang's words for a stack object with no name */
+    kit_san_printf("  Uninitialized value was created in the stack frame\n");
+    uintptr_t pc = (uintptr_t)stack_pc[id & (STACK_PCS - 1)];
+    kit_san_print_stack(&pc, 1);
+    return;
+  }
   if (kind == KIND_HEAP) kit_san_printf("  Uninitialized value was created by a heap allocation\n");
   else if (kind == KIND_FREED) kit_san_printf("  Uninitialized value was created by a heap deallocation\n");
   else return;
@@ -355,7 +380,14 @@ uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, c
 void kit_msan_guest_sp(uint64_t old, uint64_t new_sp) {
   if (new_sp < old && old - new_sp <= MAX_FRAME) {
     kit_msan_guest_poison(new_sp, old - new_sp);
-    set_origin(new_sp, old - new_sp, 0); /* no origin for a frame's bytes (not a heap's, left there before) */
+    set_origin(new_sp, old - new_sp, 0); /* not a heap's, left there before */
+  }
+}
+
+void kit_msan_guest_sp_at(uint64_t old, uint64_t new_sp, uint64_t pc) {
+  if (new_sp < old && old - new_sp <= MAX_FRAME) {
+    kit_msan_guest_poison(new_sp, old - new_sp);
+    set_origin(new_sp, old - new_sp, stack_origin(pc));
   }
 }
 

@@ -53,6 +53,9 @@ void kit_msan_guest_syscall_ret(uint64_t nr, const uint64_t args[6], int64_t ret
 
 /* a stack pointer moving from old to new: a new frame's bytes are uninitialized */
 void kit_msan_guest_sp(uint64_t old, uint64_t new_sp);
+/* ... moved by the guest instruction at pc: with origins, the frame's bytes
+ * were "created in the stack frame" of pc's function */
+void kit_msan_guest_sp_at(uint64_t old, uint64_t new_sp, uint64_t pc);
 /* at exit: "MemorySanitizer: N warnings reported." with recover; the exit status to use */
 int kit_msan_guest_exit_status(int status);
 bool kit_msan_guest_halt_on_error(void);

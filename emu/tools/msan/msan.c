@@ -249,6 +249,7 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
 static void emu_warning(uint64_t pc) { kit_msan_guest_report(pc, NULL, 0, 0, 0); }
 static void emu_warning_origin(uint64_t pc, uint32_t origin) { kit_msan_guest_report_origin(pc, origin); }
 static void emu_sp(uint64_t old, uint64_t new_sp) { kit_msan_guest_sp(old, new_sp); }
+static void emu_sp_origin(uint64_t old, uint64_t new_sp, uint64_t pc) { kit_msan_guest_sp_at(old, new_sp, pc); }
 
 /* CG memops on host pointers into the window */
 static uint8_t *shadow_of_host(void *p) { return (uint8_t *)p + cfg.shadow_add; }
@@ -272,7 +273,7 @@ static void *resolve(void *user, const char *name) {
     void *fn;
   } entries[] = {
       {"__msan_emu_warning", (void *)emu_warning}, {"__msan_emu_sp", (void *)emu_sp},
-      {"__msan_emu_warning_origin", (void *)emu_warning_origin},
+      {"__msan_emu_warning_origin", (void *)emu_warning_origin}, {"__msan_emu_sp_origin", (void *)emu_sp_origin},
       {"__msan_emu_select", (void *)emu_select},
       {"__msan_memcpy", (void *)emu_memcpy},       {"__msan_memmove", (void *)emu_memmove},
       {"__msan_memset", (void *)emu_memset},

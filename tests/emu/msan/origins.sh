@@ -2,13 +2,16 @@
 # origins.sh KIT_EMU — kit-emu --sanitize=memory --sanitize-memory-track-origins
 # against valgrind memcheck --track-origins=yes: programs whose uninitialized
 # value comes from the heap (a byte, a field, realloc's grown part, through a
-# parameter and a return value in registers), built with riscv64 gcc -g -O0
+# parameter and a return value in registers) or a stack frame (a local, one
+# copied by memcpy, one passed to a function), built with riscv64 gcc -g -O0
 # -static (under kit-emu, tiers auto, 0 and 1) and x86-64 gcc -g -O0 (under
 # memcheck). Per program: the report's first frame in the program's source,
-# "created by a heap allocation" and the allocation's first frame in the
-# program's source (function, line) must be memcheck's. Then free's origin
-# ("a heap deallocation", memcheck reports an invalid read there instead) and
-# origins off (no origin lines).
+# the origin's kind (kit-emu's "created by a heap allocation" / "created in
+# the stack frame", memcheck's "created by a heap / stack allocation") and its
+# first frame in the program's source (function, line: the allocation's call,
+# the function whose prologue made the frame) must be memcheck's. Then free's
+# origin ("a heap deallocation", memcheck reports an invalid read there
+# instead) and origins off (no origin lines).
 set -u
 emu=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,21 +23,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 
-# "FUNC LINE" frames in file $2: the report's first, then the first under "created by"
+# "FUNC LINE" frames in file $2: the report's first, then the origin's kind and its first
+kinds='function kind(l) { return l ~ /deallocation/ ? "origin: freed" : l ~ /heap/ ? "origin: heap" : "origin: stack" }'
 kit_summary() {
-  awk -v f="$2" '
+  awk -v f="$2" "$kinds"'
     function frame(l,  a) { a = l; sub(/^ +#[0-9]+ 0x[0-9a-f]+ in /, "", a); sub(/ .*\//, " ", a)
                             sub(/:[0-9]+$/, "", a); sub(":", " ", a); return a }
     /^ +#[0-9]+ / && index($0, "/" f ":") && !rep { rep = 1; print "report:", frame($0) }
-    /Uninitialized value was created by/ { sub(/^ +Uninitialized value was /, ""); print; want = 1; next }
+    /Uninitialized value was created/ { print kind($0); want = 1; next }
     want && /^ +#[0-9]+ / && index($0, "/" f ":") { print "  at", frame($0); want = 0 }' "$1"
 }
 vg_summary() {
-  awk -v f="$2" '
+  awk -v f="$2" "$kinds"'
     function frame(l,  a) { a = l; sub(/^==[0-9]+== +(at|by) 0x[0-9A-F]+: /, "", a); sub(/ \(/, " ", a)
                             sub(/\)$/, "", a); sub(":", " ", a); return a }
     /^==[0-9]+== +(at|by) / && index($0, "(" f ":") && !rep { rep = 1; print "report:", frame($0) }
-    /Uninitialised value was created by/ { sub(/^==[0-9]+== +Uninitialised value was /, ""); print; want = 1; next }
+    /Uninitialised value was created by/ { print kind($0); want = 1; next }
     want && /^==[0-9]+== +(at|by) / && index($0, "(" f ":") { print "  at", frame($0); want = 0 }' "$1"
 }
 same() { # what expected got
@@ -46,12 +50,13 @@ same() { # what expected got
 }
 
 for src in "$e2e"/cases/bug_heap_byte.c "$e2e"/cases/bug_heap_field.c "$e2e"/cases/bug_realloc_grown.c \
-           "$e2e"/origins/heap_through_call.c "$e2e"/cases/bug_after_free.c; do
+           "$e2e"/origins/heap_through_call.c "$e2e"/cases/bug_after_free.c "$e2e"/cases/bug_branch_local.c \
+           "$e2e"/cases/bug_memcpy.c "$e2e"/cases/bug_param.c; do
   name=$(basename "$src" .c)
   riscv64-linux-gnu-gcc -g -O0 -static "$src" -o "$tmp/$name.rv" && gcc -g -O0 "$src" -o "$tmp/$name.x86" ||
     { echo "differs [$name] build failed"; fails=$((fails + 1)); continue; }
   if [[ $name == bug_after_free ]]; then
-    ref=$'report: main bug_after_free.c 9\ncreated by a heap deallocation\n  at main bug_after_free.c 7'
+    ref=$'report: main bug_after_free.c 9\norigin: freed\n  at main bug_after_free.c 7'
   else
     (cd "$tmp" && exec 2>/dev/null; timeout 60 valgrind -q --track-origins=yes "./$name.x86" >/dev/null 2>"$tmp/$name.vg")
     ref=$(vg_summary "$tmp/$name.vg" "$name.c")
