@@ -71,6 +71,8 @@ static void usage(FILE *f) {
         "                     not with address)\n"
         "  --sanitize-recover=address|memory  reports continue when ASAN_OPTIONS/MSAN_OPTIONS has\n"
         "                     halt_on_error=0\n"
+        "  --sanitize-memory-track-origins[=0|1]  --sanitize=memory's reports name the heap\n"
+        "                     allocation an uninitialized value came from (its guest stack)\n"
         "  --trace-children=yes|no  yes (the default): a guest program the guest execs runs under\n"
         "                     kit-emu with these options; no: under kit-emu without tools or sanitizers\n"
         "  --log-fd=N         kit-emu's messages, tools' output and reports to descriptor N (default 2),\n"
@@ -116,6 +118,7 @@ typedef struct Args {
   } tool[MAX_TOOL_ARGS];
   unsigned ntools;
   uint64_t sanitize, recover;
+  int msan_origins;
   bool no_trace_children;
   const char *trace, *trace_out;
   bool trace_exec; /* --trace-exec-out: started by a traced program's execve */
@@ -221,6 +224,11 @@ static int parse_options(int argc, char **argv, Args *a) {
         fprintf(stderr, "kit-emu: invalid argument '--sanitize=address' not allowed with '--sanitize=memory'\n");
         return -1;
       }
+    } else if (!strcmp(arg, "--sanitize-memory-track-origins") || !strcmp(arg, "--sanitize-memory-track-origins=1") ||
+               !strcmp(arg, "--sanitize-memory-track-origins=2")) {
+      a->msan_origins = 1; /* binaries: allocation origins, no chains of stores */
+    } else if (!strcmp(arg, "--sanitize-memory-track-origins=0")) {
+      a->msan_origins = 0;
     } else if (!strncmp(arg, "--sanitize-recover=", 19)) {
       char msg[256];
       if (kit_sanitize_parse_list(arg + 19, false, &a->recover, msg, sizeof msg) < 0) {
@@ -307,7 +315,7 @@ static const struct {
  * --strace and --probe first, --trace last); -1 (said on stderr) when one
  * cannot be installed */
 static int install_tools(KitEmu *emu, const Args *a) {
-  if ((a->sanitize & KIT_SAN_MEMORY) && kit_emu_msan_install(emu, (a->recover & KIT_SAN_MEMORY) != 0, stderr) < 0)
+  if ((a->sanitize & KIT_SAN_MEMORY) && kit_emu_msan_install(emu, (a->recover & KIT_SAN_MEMORY) != 0, a->msan_origins, stderr) < 0)
     return -1;
   if ((a->sanitize & ~(uint64_t)KIT_SAN_MEMORY) && kit_emu_san_install(emu, (a->sanitize & KIT_SAN_ADDRESS) != 0, (a->recover & KIT_SAN_ADDRESS) != 0,
                                          (a->sanitize & KIT_SAN_COVERAGE) != 0, stderr) < 0)

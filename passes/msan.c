@@ -308,13 +308,19 @@ static KitCgVal propagate(MsanFn *M, const KitCgInst *in) {
 static void add_phi(MsanFn *M, const KitCgInst *in) {
   KitCgInst *p = kit_cg_phi(&M->b, msan_shadow_type((KitCgType)in->type));
   M->sh[in->id] = p->id;
+  uint32_t origin = UINT32_MAX;
+  if (msan_origins(M)) {
+    M->org[in->id] = kit_cg_phi(&M->b, KIT_CG_I32)->id;
+    origin = M->f->blocks[M->b.blk].ninsts - 1;
+  }
   if (M->nphis == M->phis_cap) {
     M->phis_cap = M->phis_cap ? 2 * M->phis_cap : 16;
     M->phis = realloc(M->phis, M->phis_cap * sizeof *M->phis);
     if (!M->phis) abort();
   }
   const KitCgBlock *bb = &M->f->blocks[M->b.blk];
-  M->phis[M->nphis++] = (MsanPhi){M->b.blk, bb->ninsts - 2, bb->ninsts - 1};
+  uint32_t n = bb->ninsts - (origin != UINT32_MAX);
+  M->phis[M->nphis++] = (MsanPhi){M->b.blk, n - 2, n - 1, origin};
 }
 
 static bool program_mem(const KitCgInst *in) { return in->cls == KIT_CG_PROGRAM; }
@@ -332,7 +338,7 @@ static bool before(MsanFn *M, KitCgInst *in) {
     if (checked(in)) {
       KitCgLoc at = M->b.loc;
       if (msan_lifted(M)) M->b.loc = msan_value_loc(M, in->args[0]);
-      msan_check(M, msan_shadow_of(M, in->args[0]));
+      msan_check_value(M, in->args[0]);
       M->b.loc = at;
     }
     break;
@@ -342,26 +348,31 @@ static bool before(MsanFn *M, KitCgInst *in) {
   case KIT_CG_OP_UREM:
     /* binaries: checks at control flow, addresses and system calls only, as memcheck's */
     if (checked(in) && !msan_lifted(M) && !kit_cg_type_is_vec((KitCgType)in->type))
-      msan_check(M, msan_shadow_of(M, in->args[1]));
+      msan_check_value(M, in->args[1]);
     break;
   case KIT_CG_OP_LOAD:
   case KIT_CG_OP_ALOAD:
-    if (program_mem(in) && checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    if (program_mem(in) && checked(in)) msan_check_value(M, in->args[0]);
     break;
   case KIT_CG_OP_STORE:
   case KIT_CG_OP_ASTORE:
     if (!program_mem(in)) break;
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[1]));
+    if (checked(in)) msan_check_value(M, in->args[1]);
     msan_store_shadow(M, msan_shadow_of(M, in->args[0]), kit_cg_val_type(M->f, in->args[0]), in->args[1]);
+    if (msan_origins(M))
+      msan_store_origin(M, msan_shadow_of(M, in->args[0]), kit_cg_val_type(M->f, in->args[0]), in->args[1],
+                        msan_origin_of(M, in->args[0]));
     break;
   case KIT_CG_OP_ARMW:
   case KIT_CG_OP_ACMPXCHG: {
     if (!program_mem(in)) break;
-    if (checked(in)) msan_check(M, msan_shadow_of(M, in->args[0]));
+    if (checked(in)) msan_check_value(M, in->args[0]);
     KitCgType t = (KitCgType)in->type;
     M->sh[in->id] = msan_load_shadow(M, t, in->args[0]);
+    if (msan_origins(M)) M->org[in->id] = msan_load_origin(M, in->args[0], M->sh[in->id]);
     KitCgVal nv = in->args[in->op == KIT_CG_OP_ARMW ? 1 : 2];
     msan_store_shadow(M, msan_shadow_of(M, nv), t, in->args[0]);
+    if (msan_origins(M)) msan_store_origin(M, msan_shadow_of(M, nv), t, in->args[0], msan_origin_of(M, nv));
     break;
   }
   case KIT_CG_OP_MEMCPY:
@@ -403,6 +414,7 @@ static void after_memory(MsanFn *M, const KitCgInst *in) {
   switch (in->op) {
   case KIT_CG_OP_ALLOCA:
     msan_set_shadow(M, in->id, 0xff, in->args[0]);
+    if (msan_origins(M) && !msan_lifted(M)) msan_origin_alloca(M, in);
     break;
   case KIT_CG_OP_VASTART:
     msan_set_shadow(M, in->args[0], 0, msan_i64(M, 24));
@@ -435,6 +447,10 @@ static void poison_join(MsanFn *M) {
     KitCgVal ones = op1(M, KIT_CG_OP_NOT, st, msan_clean(M, st));
     KitCgVal args[3] = {any, ones, s};
     M->sh[id] = msan_emit(M, KIT_CG_OP_SELECT, st, args, 3)->id;
+    if (msan_origins(M)) {
+      KitCgVal c = M->join_cond[M->cur_block];
+      M->org[id] = msan_origin_pick(M, msan_origin_of(M, id), msan_shadow_of(M, c), msan_origin_of(M, c));
+    }
   }
 }
 
@@ -474,6 +490,7 @@ static bool lifted_inst(MsanFn *M, const KitCgInst *in) {
     if (off < 0) return false;
     kit_pass_append_original(M->m, M->f, M->b.blk, in);
     M->sh[in->id] = msan_state_load(M, (KitCgType)in->type, (uint64_t)off);
+    if (msan_origins(M)) M->org[in->id] = msan_state_load_origin(M, (uint64_t)off);
     return true;
   }
   return false;
@@ -500,6 +517,10 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
       KitCgVal a[2] = {M->shp[in.args[0]], in.args[1]};
       M->shp[in.id] = msan_emit(M, KIT_CG_OP_PTRADD, KIT_CG_PTR, a, 2)->id;
     }
+    if (M->orp && in.op == KIT_CG_OP_STACKADDR && in.aux < M->nstack0 && M->origin_obj[in.aux])
+      M->orp[in.id] = kit_cg_stackaddr(&M->b, M->origin_obj[in.aux] - 1);
+    else if (M->orp && in.op == KIT_CG_OP_PTRADD && in.args[0] < M->nvals0 && M->orp[in.args[0]])
+      M->orp[in.id] = M->orp[in.args[0]];
   }
   after_memory(M, &in);
   if (!in.id || in.id >= M->nvals0 || M->sh[in.id]) return;
@@ -507,8 +528,13 @@ static void rewrite_inst(MsanFn *M, const KitCgInst *orig) {
     msan_call_after(M, &in);
   } else if ((in.op == KIT_CG_OP_LOAD || in.op == KIT_CG_OP_ALOAD) && program_mem(&in)) {
     M->sh[in.id] = msan_load_shadow(M, (KitCgType)in.type, in.args[0]);
+    if (msan_origins(M)) M->org[in.id] = msan_load_origin(M, in.args[0], M->sh[in.id]);
   } else {
     M->sh[in.id] = propagate(M, &in);
+    if (msan_origins(M) && M->sh[in.id] != M->zero[kit_cg_val_type(M->f, M->sh[in.id])])
+      M->org[in.id] = in.op == KIT_CG_OP_SELECT ? msan_origin_select(M, &in)
+                      : in.op == KIT_CG_OP_SECOND ? M->org[in.args[0]] /* a call's results share its origin */
+                                                  : msan_origin_combine(M, &in);
   }
 }
 
@@ -531,6 +557,10 @@ static void fill_phis(MsanFn *M) {
       KitCgVal s = msan_shadow_of(M, o->args[k]);
       KitCgBlkId from = o->blks[k];
       kit_cg_phi_add(M->m, &M->f->blocks[p->blk].insts[p->shadow], s, from);
+      if (p->origin != UINT32_MAX) {
+        KitCgVal org = msan_origin_of(M, M->f->blocks[p->blk].insts[p->orig].args[k]);
+        kit_cg_phi_add(M->m, &M->f->blocks[p->blk].insts[p->origin], org, from);
+      }
     }
   }
 }
@@ -606,13 +636,20 @@ static void private_objects(MsanFn *M) {
   for (uint32_t o = 0; o < n; o++)
     if (!esc[o] && !f->stack[o].escapes)
       M->shadow_obj[o] = kit_cg_stack_new(M->m, f, f->stack[o].size, f->stack[o].align, 0) + 1;
+  if (msan_origins(M)) {
+    M->origin_obj = calloc(n, sizeof *M->origin_obj);
+    M->orp = calloc(f->nvals + 1, sizeof *M->orp);
+    if (!M->origin_obj || !M->orp) abort();
+    for (uint32_t o = 0; o < n; o++)
+      if (M->shadow_obj[o]) M->origin_obj[o] = kit_cg_stack_new(M->m, f, 4, 4, 0) + 1;
+  }
   free(from);
   free(esc);
 }
 
-static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, KitCgSym ptls,
-                                KitCgSym rtls) {
-  MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = ptls, .retval_tls = rtls};
+static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c, const KitCgSym tls[4]) {
+  MsanFn M = {.m = m, .f = f, .c = c, .nvals0 = f->nvals, .param_tls = tls[0], .retval_tls = tls[1],
+              .param_origin_tls = tls[2], .retval_origin_tls = tls[3]};
   kit_cg_builder_init(&M.b, m, f);
   M.sh = calloc(f->nvals + 1, sizeof *M.sh);
   M.sh2 = calloc(f->nvals + 1, sizeof *M.sh2);
@@ -630,7 +667,13 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
     if (f->nblocks && f->blocks[0].ninsts) M.entry_pc = f->blocks[0].insts[0].loc.pc;
   }
   M.nstack0 = f->nstack;
+  if (msan_origins(&M)) {
+    M.org = calloc(f->nvals + 1, sizeof *M.org);
+    M.obj_origin = calloc(f->nstack + 1, sizeof *M.obj_origin);
+    if (!M.org || !M.obj_origin) abort();
+  }
   if (!c->state_size) private_objects(&M);
+  if (msan_origins(&M) && c->selects) msan_find_promoted(&M);
   if (c->selects) msan_find_selects(&M);
   for (uint32_t bi = 0; bi < norig; bi++) {
     KitCgInst *old = f->blocks[bi].insts;
@@ -664,6 +707,11 @@ static void instrument_function(KitCgModule *m, KitCgFunc *f, const KitMsanConfi
   free(M.pbase);
   free(M.shadow_obj);
   free(M.shp);
+  free(M.org);
+  free(M.obj_origin);
+  free(M.origin_obj);
+  free(M.orp);
+  free(M.promoted);
 }
 
 static KitCgSym tls_array(KitCgModule *m, const char *name) {
@@ -674,19 +722,36 @@ static KitCgSym tls_array(KitCgModule *m, const char *name) {
   return g->sym;
 }
 
+/* clang's weak_odr i32: the runtime reads the level the program was built with */
+static void define_track_origins(KitCgModule *m, int level) {
+  if (kit_cg_sym_find(m, "__msan_track_origins") != UINT32_MAX) return;
+  KitCgGlobal *g = kit_cg_global_new(m, "__msan_track_origins", 4, 4);
+  int32_t v = level;
+  kit_cg_global_set_init(m, g, &v, 4);
+  g->is_const = true;
+  g->used = true;
+  m->syms[g->sym].linkage = KIT_CG_LINK_WEAK;
+}
+
 int kit_msan_run(KitCgModule *m, const KitMsanConfig *c) {
-  KitCgSym ptls = tls_array(m, "__msan_param_tls"), rtls = tls_array(m, "__msan_retval_tls");
+  KitCgSym tls[4] = {tls_array(m, "__msan_param_tls"), tls_array(m, "__msan_retval_tls"), 0, 0};
+  if (c->origins > 0) {
+    tls[2] = tls_array(m, "__msan_param_origin_tls");
+    tls[3] = tls_array(m, "__msan_retval_origin_tls");
+    define_track_origins(m, c->origins);
+  }
   uint32_t nfuncs = m->nfuncs; /* the pass's own declarations come after */
   for (uint32_t i = 0; i < nfuncs; i++) {
     KitCgFunc *f = m->funcs[i];
     if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) continue;
-    instrument_function(m, f, c, ptls, rtls);
+    instrument_function(m, f, c, tls);
   }
   return 0;
 }
 
 int kit_msan_run_func(KitCgModule *m, KitCgFunc *f, const KitMsanConfig *c) {
   if (kit_cg_func_is_decl(f) || (f->attrs & KIT_CG_FA_NOSANITIZE)) return 0;
-  instrument_function(m, f, c, 0, 0);
+  static const KitCgSym none[4];
+  instrument_function(m, f, c, none);
   return 0;
 }

@@ -19,7 +19,7 @@ static KitCgInst *rt_call(MsanFn *M, KitCgSym fn, KitCgType ret, const KitCgVal 
   return in;
 }
 
-void msan_check(MsanFn *M, KitCgVal s) {
+void msan_check(MsanFn *M, KitCgVal s, KitCgVal o) {
   KitCgVal bad = msan_any(M, s);
   if (bad == M->zero[KIT_CG_I1]) return;
   KitCgBlkId cont = kit_cg_block_new(M->m, M->f), report = kit_cg_block_new(M->m, M->f);
@@ -28,24 +28,38 @@ void msan_check(MsanFn *M, KitCgVal s) {
   bb->insts[bb->ninsts - 1].flags |= KIT_CG_F_COLD | KIT_CG_F_NOINSTR;
   kit_cg_builder_at(&M->b, report);
   if (msan_lifted(M)) { /* the guest pc of the instruction; the runtime decides whether it returns */
-    KitCgType pt = KIT_CG_I64;
+    KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I32};
     bool sel = M->c->select_pc && M->c->select_pc(M->c->user, M->b.loc.pc);
-    KitCgSym fn = kit_pass_runtime_fn(M->m, sel ? "__msan_emu_select" : "__msan_emu_warning", KIT_CG_VOID, &pt, 1,
-                                      false);
-    KitCgVal pc = msan_i64(M, M->b.loc.pc);
-    rt_call(M, fn, KIT_CG_VOID, &pc, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+    bool with_origin = !sel && msan_origins(M);
+    const char *name = sel ? "__msan_emu_select" : with_origin ? "__msan_emu_warning_origin" : "__msan_emu_warning";
+    KitCgSym fn = kit_pass_runtime_fn(M->m, name, KIT_CG_VOID, pt, 1 + with_origin, false);
+    KitCgVal args[2] = {msan_i64(M, M->b.loc.pc), o ? o : msan_clean(M, KIT_CG_I32)};
+    rt_call(M, fn, KIT_CG_VOID, args, 1 + with_origin)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
     kit_cg_br(&M->b, cont);
     kit_cg_builder_at(&M->b, cont);
     return;
   }
   bool recover = M->c->recover;
-  KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL, 0, !recover);
-  rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  if (msan_origins(M)) { /* clang's __msan_warning_with_origin[_noreturn](u32) */
+    KitCgType pt = KIT_CG_I32;
+    KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning_with_origin" : "__msan_warning_with_origin_noreturn",
+                                      KIT_CG_VOID, &pt, 1, !recover);
+    KitCgVal org = o ? o : msan_clean(M, KIT_CG_I32);
+    rt_call(M, fn, KIT_CG_VOID, &org, 1)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  } else {
+    KitCgSym fn = kit_pass_runtime_fn(M->m, recover ? "__msan_warning" : "__msan_warning_noreturn", KIT_CG_VOID, NULL,
+                                      0, !recover);
+    rt_call(M, fn, KIT_CG_VOID, NULL, 0)->flags |= KIT_CG_F_NOMERGE | KIT_CG_F_COLD;
+  }
   if (recover)
     kit_cg_br(&M->b, cont);
   else
     kit_cg_unreachable(&M->b);
   kit_cg_builder_at(&M->b, cont);
+}
+
+void msan_check_value(MsanFn *M, KitCgVal v) {
+  msan_check(M, msan_shadow_of(M, v), msan_origins(M) ? msan_origin_of(M, v) : 0);
 }
 
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr) {
@@ -107,8 +121,10 @@ void msan_entry(MsanFn *M) {
     uint64_t slot = arg_slot(p, (KitCgType)p->type);
     /* a byval copy is made by the call itself, out of the pass's sight */
     if (p->attrs & KIT_CG_PA_BYVAL) msan_set_shadow(M, v, 0, msan_i64(M, p->byval_size));
-    if (through_tls(M, p) && off + slot <= TLS_SIZE)
+    if (through_tls(M, p) && off + slot <= TLS_SIZE) {
       M->sh[v] = load_at(M, msan_shadow_type((KitCgType)p->type), kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
+      if (msan_origins(M)) M->org[v] = msan_load_origin_at(M, kit_cg_symaddr(&M->b, M->param_origin_tls, (int64_t)off));
+    }
     off += slot;
   }
   for (uint32_t o = 0; o < M->nstack0; o++) msan_poison_object(M, o);
@@ -175,7 +191,7 @@ void msan_call_before(MsanFn *M, KitCgInst *in) {
   KitCgFunc *callee = direct_callee(M, in);
   if (callee && redirect_memfn(M, in, callee)) return;
   uint32_t first = in->op == KIT_CG_OP_CALLI;
-  if (first) msan_check(M, msan_shadow_of(M, in->args[0]));
+  if (first) msan_check_value(M, in->args[0]);
   uint64_t off = 0;
   for (uint32_t i = first; i < in->nargs; i++) {
     uint32_t k = i - first;
@@ -185,8 +201,10 @@ void msan_call_before(MsanFn *M, KitCgInst *in) {
     KitCgVal s = msan_shadow_of(M, in->args[i]);
     if (through_tls(M, p)) {
       if (off + slot <= TLS_SIZE) store_at(M, s, kit_cg_symaddr(&M->b, M->param_tls, (int64_t)off));
+      if (off + slot <= TLS_SIZE && msan_origins(M) && s != msan_clean(M, kit_cg_val_type(M->f, s)))
+        msan_store_origin_at(M, msan_origin_of(M, in->args[i]), kit_cg_symaddr(&M->b, M->param_origin_tls, (int64_t)off));
     } else if (!(p && (p->attrs & KIT_CG_PA_BYVAL))) {
-      msan_check(M, s);
+      msan_check_value(M, in->args[i]);
     }
     off += slot;
   }
@@ -222,6 +240,7 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
   }
   if (msan_lifted(M)) {
     M->sh[in->id] = helper_result(M, in, st);
+    if (msan_origins(M)) M->org[in->id] = msan_origin_combine(M, in);
     if (in->type2 != KIT_CG_VOID) M->sh2[in->id] = helper_result(M, in, msan_shadow_type((KitCgType)in->type2));
     return;
   }
@@ -232,6 +251,7 @@ void msan_call_after(MsanFn *M, const KitCgInst *in) {
     return;
   }
   M->sh[in->id] = load_at(M, st, retval_slot(M, 0));
+  if (msan_origins(M)) M->org[in->id] = msan_load_origin_at(M, kit_cg_symaddr(&M->b, M->retval_origin_tls, 0));
   if (in->type2 != KIT_CG_VOID) M->sh2[in->id] = load_at(M, msan_shadow_type((KitCgType)in->type2), retval_slot(M, 1));
 }
 
@@ -241,21 +261,25 @@ void msan_ret(MsanFn *M, const KitCgInst *in) {
     KitCgVal v = in->args[0];
     KitCgLoc at = M->b.loc;
     M->b.loc = msan_value_loc(M, v);
-    msan_check(M, msan_shadow_of(M, v));
+    msan_check_value(M, v);
     M->b.loc = at;
     return;
   }
   bool eager = M->c->eager_checks && !(M->f->ret_attrs & KIT_CG_PA_PARTIAL);
+  KitCgVal org = msan_origins(M) ? msan_clean(M, KIT_CG_I32) : 0; /* one for the results, as clang's */
   for (uint32_t k = 0; k < in->nargs && k < 2; k++) {
     KitCgVal v = in->args[k], s = msan_shadow_of(M, v);
     /* reported where the value is computed: the symbolizer places a report
      * call after the epilogue at no line */
     KitCgLoc at = M->b.loc;
     if (v < M->nvals0 && M->vloc[v].file) M->b.loc = M->vloc[v];
-    if (eager && !(in->flags & KIT_CG_F_NOINSTR)) msan_check(M, s);
+    if (eager && !(in->flags & KIT_CG_F_NOINSTR)) msan_check_value(M, v);
     M->b.loc = at;
     store_at(M, s, retval_slot(M, (int)k));
+    if (org) org = msan_origin_pick(M, org, s, msan_origin_of(M, v));
   }
+  if (org && org != msan_clean(M, KIT_CG_I32))
+    msan_store_origin_at(M, org, kit_cg_symaddr(&M->b, M->retval_origin_tls, 0));
 }
 
 /* v's constant value when an instruction of f makes it one */
@@ -283,6 +307,7 @@ void msan_memop(MsanFn *M, const KitCgInst *in) {
     } else {
       KitCgVal args[3] = {msan_shadow_ptr(M, dst), msan_shadow_ptr(M, src), len};
       msan_emit(M, (KitCgOp)in->op, KIT_CG_VOID, args, 3);
+      if (msan_origins(M) && !msan_lifted(M)) msan_copy_origin(M, dst, src, n);
     }
     return;
   }
@@ -306,6 +331,17 @@ KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off) {
   return load_at(M, msan_shadow_type(t), state_slot(M, off));
 }
 
+/* with origins: a register's origin, one per 4 bytes of the CPU state */
+static KitCgVal state_origin_slot(MsanFn *M, uint64_t off) {
+  KitCgVal a = msan_i64(M, M->c->state_origin + (off & ~3ull));
+  return msan_emit(M, KIT_CG_OP_INTTOPTR, KIT_CG_PTR, &a, 1)->id;
+}
+
+KitCgVal msan_state_load_origin(MsanFn *M, uint64_t off) {
+  if (off == M->c->state_pc) return msan_clean(M, KIT_CG_I32);
+  return msan_load_origin_at(M, state_origin_slot(M, off));
+}
+
 void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
   KitCgVal v = in->args[0], s = msan_shadow_of(M, v);
   if (off == M->c->state_pc) return; /* the next pc is checked at the block's ret (msan_ret) */
@@ -318,14 +354,17 @@ void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off) {
     kit_cg_condbr(&M->b, down->id, poison, cont);
     M->f->blocks[M->b.blk].insts[M->f->blocks[M->b.blk].ninsts - 1].flags |= KIT_CG_F_NOINSTR;
     kit_cg_builder_at(&M->b, poison);
-    KitCgType pt[2] = {KIT_CG_I64, KIT_CG_I64};
-    KitCgSym fn = kit_pass_runtime_fn(M->m, "__msan_emu_sp", KIT_CG_VOID, pt, 2, false);
-    KitCgVal args[2] = {old, v};
-    rt_call(M, fn, KIT_CG_VOID, args, 2);
+    /* with origins, the new frame's origin names this instruction (the prologue's) */
+    KitCgType pt[3] = {KIT_CG_I64, KIT_CG_I64, KIT_CG_I64};
+    uint32_t n = msan_origins(M) ? 3 : 2;
+    KitCgSym fn = kit_pass_runtime_fn(M->m, n == 3 ? "__msan_emu_sp_origin" : "__msan_emu_sp", KIT_CG_VOID, pt, n, false);
+    KitCgVal args[3] = {old, v, msan_i64(M, M->b.loc.pc)};
+    rt_call(M, fn, KIT_CG_VOID, args, n);
     kit_cg_br(&M->b, cont);
     kit_cg_builder_at(&M->b, cont);
   }
   store_at(M, s, state_slot(M, off));
+  if (msan_origins(M)) msan_store_origin_at(M, msan_origin_of(M, v), state_origin_slot(M, off));
 }
 
 void msan_poison_object(MsanFn *M, uint32_t o) {
@@ -333,7 +372,8 @@ void msan_poison_object(MsanFn *M, uint32_t o) {
   if (M->shadow_obj && M->shadow_obj[o]) {
     KitCgVal args[3] = {kit_cg_stackaddr(&M->b, M->shadow_obj[o] - 1), kit_cg_iconst(&M->b, KIT_CG_I8, 0xff), len};
     msan_emit(M, KIT_CG_OP_MEMSET, KIT_CG_VOID, args, 3);
-    return;
+  } else {
+    msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
   }
-  msan_set_shadow(M, kit_cg_stackaddr(&M->b, o), 0xff, len);
+  if (msan_origins(M) && !msan_lifted(M)) msan_origin_object(M, o);
 }

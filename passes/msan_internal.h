@@ -13,6 +13,7 @@
 typedef struct MsanPhi {
   KitCgBlkId blk;
   uint32_t orig, shadow;
+  uint32_t origin; /* its origin phi's position, or UINT32_MAX */
 } MsanPhi;
 
 typedef struct MsanFn {
@@ -48,6 +49,13 @@ typedef struct MsanFn {
   uint32_t nstack0;     /* the original stack objects */
   uint32_t *shadow_obj; /* per original object: its shadow object + 1, or 0 */
   KitCgVal *shp;        /* per original value derived from such an object: the shadow's pointer */
+  /* origins (msan_origin.c), compiled code with c->origins only; else NULL/0 */
+  KitCgVal *org;        /* origin (i32) of each original value, 0 = none */
+  KitCgSym param_origin_tls, retval_origin_tls;
+  uint32_t *origin_obj; /* per private object: its origin slot (one for the object) + 1 */
+  KitCgVal *orp;        /* per value derived from a private object: its origin slot's pointer */
+  KitCgVal *obj_origin; /* per original object: its origin id, made at the entry */
+  bool *promoted;       /* from -O1, per value: points into a stack object clang's optimiser would promote */
 } MsanFn;
 
 /* compiled code or lifted code (kit-emu) */
@@ -74,9 +82,37 @@ KitCgLoc msan_value_loc(MsanFn *M, KitCgVal v);
 /* msan_select.c: fills select_br and join_cond */
 void msan_find_selects(MsanFn *M);
 
+/* msan_origin.c (compiled code with c->origins) */
+bool msan_origins(const MsanFn *M);
+KitCgVal msan_origin_of(MsanFn *M, KitCgVal v); /* the clean i32 when none */
+/* o2 where shadow s2 has a set bit, else o1 */
+KitCgVal msan_origin_pick(MsanFn *M, KitCgVal o1, KitCgVal s2, KitCgVal o2);
+/* a value op's: the last operand's with a set shadow bit */
+KitCgVal msan_origin_combine(MsanFn *M, const KitCgInst *in);
+KitCgVal msan_origin_select(MsanFn *M, const KitCgInst *in);
+/* the origin of a value loaded from ptr whose shadow (just loaded) is s */
+KitCgVal msan_load_origin(MsanFn *M, KitCgVal ptr, KitCgVal s);
+/* where shadow s of a t stored at ptr has a set bit: origin o (level 2: chained) */
+void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVal o);
+/* stack object o was just poisoned: its origin, "an allocation of 'x' in f" */
+void msan_origin_object(MsanFn *M, uint32_t o);
+/* a dynamic alloca (after its poisoning): "an allocation of 'vla'" (a VLA: tydesc set) or of '' */
+void msan_origin_alloca(MsanFn *M, const KitCgInst *in);
+/* from -O1 (c->selects): fills promoted[] */
+void msan_find_promoted(MsanFn *M);
+/* after the inline copy of n constant bytes and their shadow from src to dst:
+ * where the copied shadow has a set bit, the runtime copies the origins
+ * (level 2 chains them, except into an object clang's optimiser promotes) */
+void msan_copy_origin(MsanFn *M, KitCgVal dst, KitCgVal src, uint64_t n);
+KitCgVal msan_load_origin_at(MsanFn *M, KitCgVal at);
+void msan_store_origin_at(MsanFn *M, KitCgVal o, KitCgVal at);
+
 /* msan_check.c */
-/* report when shadow s has a set bit (at the builder's location); skips clean constants */
-void msan_check(MsanFn *M, KitCgVal s);
+/* report when shadow s has a set bit (at the builder's location), with origin o
+ * (0: none); skips clean constants */
+void msan_check(MsanFn *M, KitCgVal s, KitCgVal o);
+/* msan_check of value v's shadow and origin */
+void msan_check_value(MsanFn *M, KitCgVal v);
 KitCgVal msan_shadow_ptr(MsanFn *M, KitCgVal ptr);
 KitCgVal msan_load_shadow(MsanFn *M, KitCgType t, KitCgVal ptr);
 void msan_store_shadow(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr);
@@ -94,5 +130,6 @@ void msan_memop(MsanFn *M, const KitCgInst *in);
  * (before the op; for a load the shadow is loaded after it by msan_state_load) */
 void msan_state_store(MsanFn *M, const KitCgInst *in, uint64_t off);
 KitCgVal msan_state_load(MsanFn *M, KitCgType t, uint64_t off);
+KitCgVal msan_state_load_origin(MsanFn *M, uint64_t off); /* with origins */
 
 #endif

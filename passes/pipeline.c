@@ -291,7 +291,7 @@ int kit_passes_run(KitCgModule *m, const KitPassOptions *o) {
   }
   if (o->sanitize & KIT_SAN_MEMORY) {
     KitMsanConfig c = {.shadow_xor = 0x500000000000ull, .eager_checks = o->msan_param_retval,
-                       .recover = (o->recover & KIT_SAN_MEMORY) != 0, .selects = o->opt_level > 0};
+                       .recover = (o->recover & KIT_SAN_MEMORY) != 0, .selects = o->opt_level > 0, .origins = o->msan_track_origins};
     problems += kit_msan_run(m, &c);
   }
   return problems;

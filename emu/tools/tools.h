@@ -20,7 +20,7 @@ int kit_emu_tool_callgrind_main(KitEmuTool *tool, const char *args, FILE *err);
 int kit_emu_tool_gdb_main(KitEmuTool *tool, const char *where, FILE *err);
 /* MemorySanitizer on guest code (tools/msan/msan.c, --sanitize=memory); recover:
  * reports continue under MSAN_OPTIONS=halt_on_error=0. 0, or -1 with a message on err */
-int kit_emu_msan_install(KitEmu *emu, bool recover, FILE *err);
+int kit_emu_msan_install(KitEmu *emu, bool recover, int origins, FILE *err);
 /* a tool in a shared object exporting kit_emu_tool_api_version and
  * kit_emu_tool_main; returns 0 or -1 with a message on err */
 int kit_emu_tool_load(KitEmu *emu, const char *path, const char *args, FILE *err);

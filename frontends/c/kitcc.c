@@ -748,9 +748,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "kitcc: error: invalid argument '-fsanitize=address' not allowed with '-fsanitize=memory'\n");
     return 1;
   }
-  if (o.san.msan_track_origins && (o.san.sanitize & KIT_SAN_MEMORY) && !o.warn.none)
-    fprintf(stderr, "kitcc: warning: -fsanitize-memory-track-origins: origins are not tracked yet; the reports "
-                    "name no allocation\n");
   uint64_t unimpl = kit_passes_unimplemented(&o.san);
   if (unimpl && !o.warn.none) {
     fprintf(stderr, "kitcc: warning: -fsanitize: not instrumented yet:");

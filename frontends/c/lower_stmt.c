@@ -180,6 +180,7 @@ void lower_local_init(Lower *L, CObj *o) {
     vla_reclaim(L);
     KitCgInst *in = kit_cg_emit(&L->b, KIT_CG_OP_ALLOCA, KIT_CG_PTR, &size, 1);
     in->imm = (uint64_t)(o->align > 16 ? o->align : 16);
+    in->tydesc = lower_tydesc(L, o->type); /* a VLA (MSan's origins name it 'vla', as clang's) */
     o->cg = (void *)(uintptr_t)in->id;
     return;
   }

@@ -137,7 +137,7 @@ typedef struct KitPassOptions {
   /* ASan's config; NULL = kit_asan_config_compiled with recover from `recover` */
   const KitAsanConfig *asan;
   /* MSan: -f[no-]sanitize-memory-param-retval (clang-16's default: on) and
-   * -fsanitize-memory-track-origins[=N] (parsed; origins are not tracked yet) */
+   * -fsanitize-memory-track-origins[=N] (0 off, 1 allocation origins, 2 with stores) */
   bool msan_param_retval;
   int msan_track_origins;
   int opt_level; /* the compilation's -O level (MSan treats value-only branches as selects from -O1) */
@@ -149,6 +149,12 @@ typedef struct KitMsanConfig {
   bool eager_checks;   /* param-retval: check scalar arguments at calls and results at returns */
   bool recover;        /* __msan_warning (continue) instead of __msan_warning_noreturn */
   bool selects;        /* branches that only pick a value are selects, as clang's optimiser makes them */
+  /* -fsanitize-memory-track-origins=N (0 = off): an i32 origin beside each
+   * shadow, the origin memory at (shadow address) + 0x100000000000,
+   * __msan_warning_with_origin[_noreturn](u32); 2: stores of uninitialized
+   * values chain it (__msan_chain_origin). Lifted code: level 1 when
+   * origin_add is set (below) */
+  int origins;
   /* Lifted code (kit-emu --sanitize=memory); all zero for compiled code.
    * shadow_add: when nonzero, the shadow of address a is a + shadow_add (no xor).
    * state_size: INTERNAL loads and stores at [parameter 0 + k], k < state_size, are
@@ -162,6 +168,11 @@ typedef struct KitMsanConfig {
    * bit; functions have no parameters to shadow and results to hand back. */
   uint64_t shadow_add;
   uint64_t state_shadow, state_size, state_pc, state_sp;
+  /* lifted code with origins: the origin of host address a is at (a +
+   * origin_add) & ~3, the CPU state's at state_origin + (k & ~3); reports call
+   * __msan_emu_warning_origin(i64 guest pc, i32 origin), a store at state_sp
+   * __msan_emu_sp_origin(old, new, i64 guest pc) */
+  uint64_t origin_add, state_origin;
   /* optional: the guest branch at pc only picks a value (a short forward branch
    * over arms that compute without memory or calls, as compiled code's
    * selects): an uninitialized condition calls __msan_emu_select(i64 pc) instead

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 static uint8_t *shadow; /* shadow of guest address 0 */
+static uint8_t *origin; /* with origins: the origin (4 bytes per 4-byte granule) of guest address 0, else NULL */
 static uint64_t window;
 static int warnings;
 static struct {
@@ -65,8 +66,81 @@ void kit_msan_guest_unpoison(uintptr_t a, size_t n) {
   if (n && in_window(a, n)) memset(shadow + a, 0, n);
 }
 
+static void copy_origin(uintptr_t d, uintptr_t s, size_t n);
+
 static void copy_shadow(uintptr_t d, uintptr_t s, size_t n) {
   if (n && in_window(d, n) && in_window(s, n)) memmove(shadow + d, shadow + s, n);
+  copy_origin(d, s, n);
+}
+
+/* ---- origins (kit-emu --sanitize-memory-track-origins) ---- */
+
+/* an id's top 3 bits: what its low 29 index (the depot's stacks here) */
+enum { KIND_SHIFT = 29, KIND_HEAP = 1, KIND_FREED = 2, KIND_STACK = 3 };
+#define STACK_PCS (1u << 16) /* distinct pcs that make frames (a table of stack origins) */
+static uint64_t stack_pc[STACK_PCS];
+static int stack_lock;
+
+void kit_msan_guest_set_origins(uint8_t *origin_host) { origin = origin_host; }
+
+static inline uint32_t *origin_at(uintptr_t a) { return (uint32_t *)(origin + (a & ~3ull)); }
+
+static void set_origin(uintptr_t a, size_t n, uint32_t id) {
+  if (!origin || !n || !in_window(a, n)) return;
+  for (uint32_t *o = origin_at(a), *e = origin_at(a + n - 1); o <= e; o++) *o = id;
+}
+
+/* a heap (de)allocation's: the guest stack with the replaced function's entry as frame #0 */
+static uint32_t heap_origin(uintptr_t entry, bool freed) {
+  if (!origin || kit_san_in_report) return 0;
+  return (uint32_t)(freed ? KIND_FREED : KIND_HEAP) << KIND_SHIFT | (kit_guest_stack_here(entry) & ((1u << KIND_SHIFT) - 1));
+}
+
+/* after the shadow moved: each destination granule with an uninitialized
+ * byte takes the origin of the source byte at its offset */
+static void copy_origin(uintptr_t d, uintptr_t s, size_t n) {
+  if (!origin || !n || !in_window(d, n) || !in_window(s, n)) return;
+  uintptr_t first = d & ~3ull, last = (d + n - 1) & ~3ull;
+  bool backward = d > s && d < s + n;
+  for (uintptr_t k = 0; k <= (last - first) / 4; k++) {
+    uintptr_t g = backward ? last - 4 * k : first + 4 * k;
+    uintptr_t lo = g < d ? d : g, hi = g + 4 > d + n ? d + n : g + 4;
+    bool poisoned = false;
+    for (uintptr_t b = lo; b < hi; b++) poisoned |= shadow[b] != 0;
+    if (poisoned) *origin_at(g) = *origin_at(s + (lo - d));
+  }
+}
+
+/* a frame made at guest pc: KIND_STACK and pc's slot in stack_pc (0: the table is full) */
+static uint32_t stack_origin(uint64_t pc) {
+  uint32_t h = (uint32_t)((pc >> 1) * 0x9e3779b1u) & (STACK_PCS - 1), id = 0;
+  while (__atomic_exchange_n(&stack_lock, 1, __ATOMIC_ACQUIRE))
+    ;
+  for (uint32_t k = 0; k < 64; k++, h = (h + 1) & (STACK_PCS - 1)) {
+    if (stack_pc[h] == pc || !stack_pc[h]) {
+      stack_pc[h] = pc;
+      id = (uint32_t)KIND_STACK << KIND_SHIFT | h;
+      break;
+    }
+  }
+  __atomic_store_n(&stack_lock, 0, __ATOMIC_RELEASE);
+  return id;
+}
+
+static uint32_t origin_of(uintptr_t a) { return origin && in_window(a, 1) ? *origin_at(a) : 0; }
+
+static void describe_origin(uint32_t id) {
+  uint32_t kind = id >> KIND_SHIFT;
+  if (kind == KIND_STACK) { /* clang's words for a stack object with no name */
+    kit_san_printf("  Uninitialized value was created in the stack frame\n");
+    uintptr_t pc = (uintptr_t)stack_pc[id & (STACK_PCS - 1)];
+    kit_san_print_stack(&pc, 1);
+    return;
+  }
+  if (kind == KIND_HEAP) kit_san_printf("  Uninitialized value was created by a heap allocation\n");
+  else if (kind == KIND_FREED) kit_san_printf("  Uninitialized value was created by a heap deallocation\n");
+  else return;
+  kit_san_print_stack_id(id & ((1u << KIND_SHIFT) - 1));
 }
 
 long kit_msan_guest_first_poisoned(uintptr_t a, size_t n) {
@@ -78,7 +152,15 @@ long kit_msan_guest_first_poisoned(uintptr_t a, size_t n) {
 
 /* ---- reports ---- */
 
+static void report(uintptr_t pc, const char *what, long off, uintptr_t a, size_t n, uint32_t origin_id);
+
 void kit_msan_guest_report(uintptr_t pc, const char *what, long off, uintptr_t a, size_t n) {
+  report(pc, what, off, a, n, what ? origin_of(a + (uintptr_t)off) : 0);
+}
+
+void kit_msan_guest_report_origin(uintptr_t pc, uint32_t origin_id) { report(pc, NULL, 0, 0, 0, origin_id); }
+
+static void report(uintptr_t pc, const char *what, long off, uintptr_t a, size_t n, uint32_t origin_id) {
   if (kit_san_in_report) return;
   kit_san_in_report = true;
   warnings++;
@@ -88,6 +170,7 @@ void kit_msan_guest_report(uintptr_t pc, const char *what, long off, uintptr_t a
   uintptr_t frames[KIT_SAN_MAX_FRAMES];
   size_t nf = kit_san_unwind(pc, 0, frames, KIT_SAN_MAX_FRAMES);
   kit_san_print_stack(frames, nf);
+  if (origin_id) describe_origin(origin_id);
   /* the summary names the first frame with a source line (the program's
    * code, not libc's), as the native report names the interceptor's caller */
   KitSanSymbol s;
@@ -155,8 +238,16 @@ static size_t usable(uintptr_t entry, uintptr_t caller, uintptr_t p) {
   return p ? (size_t)kit_guest_call(KIT_GFN_MALLOC_USABLE_SIZE, entry, caller, a) : 0;
 }
 
-static void fresh(uintptr_t p, size_t n) {
-  if (p && opts.poison_in_malloc) kit_msan_guest_poison(p, n);
+static void fresh(uintptr_t p, size_t n, uintptr_t entry) {
+  if (!p || !opts.poison_in_malloc) return;
+  kit_msan_guest_poison(p, n);
+  if (origin) set_origin(p, n, heap_origin(entry, false));
+}
+
+static void poison_freed(uintptr_t p, size_t n, uintptr_t entry) {
+  if (!p || !opts.poison_in_free) return;
+  kit_msan_guest_poison(p, n);
+  if (origin) set_origin(p, n, heap_origin(entry, true));
 }
 
 uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, const uint64_t a[4]) {
@@ -167,7 +258,7 @@ uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, c
   case KIT_GFN_REALLOC:
   case KIT_GFN_REALLOCARRAY:
     before = usable(entry, caller, a[0]);
-    if (fn == KIT_GFN_FREE && a[0] && opts.poison_in_free) kit_msan_guest_poison(a[0], before);
+    if (fn == KIT_GFN_FREE) poison_freed(a[0], before, entry);
     break;
   case KIT_GFN_STRCPY:
   case KIT_GFN_STPCPY:
@@ -215,16 +306,16 @@ uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, c
   }
   uint64_t r = kit_guest_call(fn, entry, caller, a);
   switch (fn) {
-  case KIT_GFN_MALLOC: fresh(r, a[0]); break;
+  case KIT_GFN_MALLOC: fresh(r, a[0], entry); break;
   case KIT_GFN_VALLOC:
-  case KIT_GFN_PVALLOC: fresh(r, a[0]); break;
+  case KIT_GFN_PVALLOC: fresh(r, a[0], entry); break;
   case KIT_GFN_MEMALIGN:
-  case KIT_GFN_ALIGNED_ALLOC: fresh(r, a[1]); break;
+  case KIT_GFN_ALIGNED_ALLOC: fresh(r, a[1], entry); break;
   case KIT_GFN_POSIX_MEMALIGN:
     if (!r && kit_guest_accessible(a[0], 8, false)) {
       uint64_t p;
       memcpy(&p, H(a[0]), 8);
-      fresh(p, a[2]);
+      fresh(p, a[2], entry);
       kit_msan_guest_unpoison(a[0], 8);
     }
     break;
@@ -235,19 +326,19 @@ uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, c
   case KIT_GFN_REALLOCARRAY: {
     size_t n = fn == KIT_GFN_REALLOC ? a[1] : a[1] * a[2];
     if (!a[0]) {
-      fresh(r, n);
+      fresh(r, n, entry);
       break;
     }
     if (!r) {
-      if (!n && opts.poison_in_free) kit_msan_guest_poison(a[0], before); /* realloc(p, 0) frees */
+      if (!n) poison_freed(a[0], before, entry); /* realloc(p, 0) frees */
       break;
     }
     size_t kept = before < n ? before : n;
     if (r != a[0]) {
       copy_shadow(r, a[0], kept);
-      if (opts.poison_in_free) kit_msan_guest_poison(a[0], before);
+      poison_freed(a[0], before, entry);
     }
-    if (n > kept) fresh(r + kept, n - kept);
+    if (n > kept) fresh(r + kept, n - kept, entry);
     break;
   }
   case KIT_GFN_MEMCPY:
@@ -287,7 +378,17 @@ uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, c
 #define MAX_FRAME (2u << 20)
 
 void kit_msan_guest_sp(uint64_t old, uint64_t new_sp) {
-  if (new_sp < old && old - new_sp <= MAX_FRAME) kit_msan_guest_poison(new_sp, old - new_sp);
+  if (new_sp < old && old - new_sp <= MAX_FRAME) {
+    kit_msan_guest_poison(new_sp, old - new_sp);
+    set_origin(new_sp, old - new_sp, 0); /* not a heap's, left there before */
+  }
+}
+
+void kit_msan_guest_sp_at(uint64_t old, uint64_t new_sp, uint64_t pc) {
+  if (new_sp < old && old - new_sp <= MAX_FRAME) {
+    kit_msan_guest_poison(new_sp, old - new_sp);
+    set_origin(new_sp, old - new_sp, stack_origin(pc));
+  }
 }
 
 /* ---- system calls (Linux's generic numbers) ---- */

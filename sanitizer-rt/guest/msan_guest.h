@@ -26,6 +26,15 @@ long kit_msan_guest_first_poisoned(uintptr_t a, size_t n);
  * NULL): the "Uninitialized bytes in WHAT at offset ..." line first. */
 void kit_msan_guest_report(uintptr_t pc, const char *what, long off, uintptr_t a, size_t n);
 
+/* Origins (kit-emu --sanitize-memory-track-origins): origin_host is the
+ * origin of guest address 0 (4 bytes per 4-byte granule, a mapping of the
+ * window's size); the malloc family gives new and freed memory the origin of
+ * its guest stack, copies move origins with shadows. A report with the
+ * value's origin prints "Uninitialized value was created by a heap
+ * allocation" and the allocation's stack after its own. */
+void kit_msan_guest_set_origins(uint8_t *origin_host);
+void kit_msan_guest_report_origin(uintptr_t pc, uint32_t origin);
+
 /* fn (the guest glue's malloc family and string functions) with MSan's
  * shadow effects and checks (a report's frame #0 is the entry). */
 uint64_t kit_msan_guest_call(KitGuestFn fn, uintptr_t entry, uintptr_t caller, const uint64_t a[4]);
@@ -44,6 +53,9 @@ void kit_msan_guest_syscall_ret(uint64_t nr, const uint64_t args[6], int64_t ret
 
 /* a stack pointer moving from old to new: a new frame's bytes are uninitialized */
 void kit_msan_guest_sp(uint64_t old, uint64_t new_sp);
+/* ... moved by the guest instruction at pc: with origins, the frame's bytes
+ * were "created in the stack frame" of pc's function */
+void kit_msan_guest_sp_at(uint64_t old, uint64_t new_sp, uint64_t pc);
 /* at exit: "MemorySanitizer: N warnings reported." with recover; the exit status to use */
 int kit_msan_guest_exit_status(int status);
 bool kit_msan_guest_halt_on_error(void);

@@ -18,6 +18,8 @@
 __thread uint64_t __msan_param_tls[100];
 __thread uint64_t __msan_retval_tls[100];
 __thread uint64_t __msan_va_arg_tls[100];
+__thread uint32_t __msan_param_origin_tls[200]; /* an origin at each 8-byte slot's offset of __msan_param_tls */
+__thread uint32_t __msan_retval_origin_tls;
 __thread uint64_t __msan_va_arg_overflow_size_tls;
 
 MsanOptions msan_opts = {.halt_on_error = true, .report_umrs = true, .poison_in_malloc = true,
@@ -35,6 +37,12 @@ static const uintptr_t shadow_ranges[][2] = {
     {0x500000000000ULL, 0x510000000000ULL},
     {0x010000000000ULL, 0x100000000000ULL},
     {0x200000000000ULL, 0x300000000000ULL},
+};
+/* their origins (shadow + 0x100000000000), reserved when origins are tracked */
+static const uintptr_t origin_ranges[][2] = {
+    {0x600000000000ULL, 0x610000000000ULL},
+    {0x110000000000ULL, 0x200000000000ULL},
+    {0x300000000000ULL, 0x400000000000ULL},
 };
 
 /* the kernel's mmap: the program's goes through the interceptor, which would
@@ -127,8 +135,10 @@ static void init_with(char **envp) {
   if (state) return;
   state = 1;
   parse_options(options_from(envp));
-  for (size_t i = 0; i < sizeof shadow_ranges / sizeof *shadow_ranges; i++)
-    if (!reserve(shadow_ranges[i][0], shadow_ranges[i][1])) {
+  msan_origin_init();
+  for (size_t i = 0; i < 3; i++)
+    if (!reserve(shadow_ranges[i][0], shadow_ranges[i][1]) ||
+        (msan_origin_level && !reserve(origin_ranges[i][0], origin_ranges[i][1]))) {
       static const char msg[] = "==kit-msan==ERROR: could not reserve the shadow memory; "
                                 "is ulimit -v in the way?\n";
       kit_san_out_write(msg, sizeof msg - 1);
@@ -194,8 +204,15 @@ void msan_unpoison(const void *p, size_t n) {
   memset((void *)pe, 0, e - pe);
 }
 
-void msan_copy_shadow(void *dst, const void *src, size_t n) {
-  if (n && msan_ready()) memmove(msan_shadow(dst), msan_shadow(src), n);
+/* and the origins: a level-2 chain names the caller (an interceptor, or
+ * __msan_memcpy) as frame #0 and the program's stack under it */
+__attribute__((noinline)) void msan_copy_shadow(void *dst, const void *src, size_t n) {
+  if (!n || !msan_ready()) return;
+  memmove(msan_shadow(dst), msan_shadow(src), n);
+  if (msan_origin_level) {
+    const uintptr_t *caller_fp = *(uintptr_t *const *)__builtin_frame_address(0);
+    msan_copy_origin(dst, src, n, (uintptr_t)__builtin_return_address(0) - 1, caller_fp[1] - 1, caller_fp[0]);
+  }
 }
 
 long msan_first_poisoned(const void *p, size_t n) {
@@ -208,7 +225,7 @@ long msan_first_poisoned(const void *p, size_t n) {
 
 /* ---- reports ---- */
 
-void msan_report_umr(uintptr_t pc, uintptr_t bp) {
+void msan_report_umr(uintptr_t pc, uintptr_t bp, uint32_t origin) {
   kit_san_in_report = true;
   while (__atomic_exchange_n(&report_lock, 1, __ATOMIC_ACQUIRE))
     ;
@@ -217,6 +234,7 @@ void msan_report_umr(uintptr_t pc, uintptr_t bp) {
   uintptr_t frames[KIT_SAN_MAX_FRAMES];
   size_t n = kit_san_unwind(pc, bp, frames, KIT_SAN_MAX_FRAMES);
   kit_san_print_stack(frames, n);
+  if (origin) msan_describe_origin(origin);
   KitSanSymbol s;
   kit_san_symbolize(pc, &s);
   char loc[1300];
@@ -236,19 +254,31 @@ void msan_check_range(const char *fn, const void *p, size_t n, uintptr_t pc, uin
   if (off < 0) return;
   if (msan_opts.report_umrs)
     kit_san_printf("Uninitialized bytes in %s at offset %ld inside [%p, %zu)\n", fn, off, p, n);
-  msan_report_umr(pc, bp);
+  msan_report_umr(pc, bp, msan_origin_of((const char *)p + off));
 }
 
 /* what instrumented code calls */
 __attribute__((noinline)) void __msan_warning(void) {
   /* -fsanitize-recover=memory: continue unless MSAN_OPTIONS says halt_on_error=1 */
   if (!halt_given) msan_opts.halt_on_error = false;
-  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP());
+  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP(), 0);
 }
 
 __attribute__((noinline, noreturn)) void __msan_warning_noreturn(void) {
   msan_opts.halt_on_error = true;
-  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP());
+  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP(), 0);
+  _exit(msan_opts.exit_code);
+}
+
+/* -fsanitize-memory-track-origins: the value's origin */
+__attribute__((noinline)) void __msan_warning_with_origin(uint32_t origin) {
+  if (!halt_given) msan_opts.halt_on_error = false;
+  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP(), origin);
+}
+
+__attribute__((noinline, noreturn)) void __msan_warning_with_origin_noreturn(uint32_t origin) {
+  msan_opts.halt_on_error = true;
+  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP(), origin);
   _exit(msan_opts.exit_code);
 }
 
@@ -281,7 +311,7 @@ void __msan_check_mem_is_initialized(const volatile void *p, size_t n) {
   if (msan_opts.report_umrs)
     kit_san_printf("Uninitialized bytes in __msan_check_mem_is_initialized at offset %ld inside [%p, %zu)\n", off,
                    (const void *)p, n);
-  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP());
+  msan_report_umr(MSAN_CALLER_PC(), MSAN_CALLER_BP(), msan_origin_of((const char *)p + off));
 }
 void __msan_set_keep_going(int on) { msan_opts.halt_on_error = !on; }
 int __msan_has_dynamic_component(void) { return 0; }

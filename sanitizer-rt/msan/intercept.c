@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "msan_rt.h"
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -342,6 +343,9 @@ FILLS(int, sigaction, (int sig, const struct sigaction *act, struct sigaction *o
 FILLS(pid_t, waitpid, (pid_t pid, int *status, int opts), (pid, status, opts), status, sizeof *status)
 FILLS(pid_t, wait, (int *status), (status), status, sizeof *status)
 FILLS(int, poll, (struct pollfd * fds, nfds_t n, int t), (fds, n, t), fds, n * sizeof *fds)
+FILLS(int, pthread_create, (pthread_t * t, const pthread_attr_t *a, void *(*fn)(void *), void *arg), (t, a, fn, arg),
+      t, sizeof *t)
+FILLS(int, pthread_join, (pthread_t t, void **ret), (t, ret), ret, sizeof *ret)
 
 /* the names the pass calls these by when LLVM would rewrite a call of libc's
  * (passes/msan_check.c, redirect_libcall) */

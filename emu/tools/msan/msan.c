@@ -36,7 +36,9 @@ static uint8_t *window_base;
 static uint64_t window, guard;
 static uint8_t *mshadow;  /* MSan: one byte per guest byte (window and guard) */
 static uint8_t *ashadow;  /* the allocator's chunk bookkeeping (the core's ASan shadow) */
-static uint8_t *regsh;    /* the CPU state's shadow */
+static uint8_t *regsh;    /* the CPU state's shadow (with origins: then the registers' origins) */
+static size_t regsh_bytes;
+static uint8_t *morigin;  /* with origins: 4 bytes per 4-byte granule of the window and guard */
 static uint32_t reg_off[256]; /* CPU state offset of each register number (0: none) */
 static KitMsanConfig cfg;
 
@@ -245,7 +247,9 @@ static void on_tb(KitEmuTool *tool, KitEmuTb *tb, void *user) {
 /* ---- what lifted code calls ------------------------------------------------------------------ */
 
 static void emu_warning(uint64_t pc) { kit_msan_guest_report(pc, NULL, 0, 0, 0); }
+static void emu_warning_origin(uint64_t pc, uint32_t origin) { kit_msan_guest_report_origin(pc, origin); }
 static void emu_sp(uint64_t old, uint64_t new_sp) { kit_msan_guest_sp(old, new_sp); }
+static void emu_sp_origin(uint64_t old, uint64_t new_sp, uint64_t pc) { kit_msan_guest_sp_at(old, new_sp, pc); }
 
 /* CG memops on host pointers into the window */
 static uint8_t *shadow_of_host(void *p) { return (uint8_t *)p + cfg.shadow_add; }
@@ -269,6 +273,7 @@ static void *resolve(void *user, const char *name) {
     void *fn;
   } entries[] = {
       {"__msan_emu_warning", (void *)emu_warning}, {"__msan_emu_sp", (void *)emu_sp},
+      {"__msan_emu_warning_origin", (void *)emu_warning_origin}, {"__msan_emu_sp_origin", (void *)emu_sp_origin},
       {"__msan_emu_select", (void *)emu_select},
       {"__msan_memcpy", (void *)emu_memcpy},       {"__msan_memmove", (void *)emu_memmove},
       {"__msan_memset", (void *)emu_memset},
@@ -440,7 +445,8 @@ static void on_syscall_ret(KitEmu *emu, unsigned vcpu, const KitEmuSyscall *sc, 
 static uint8_t *saved_regsh[MAX_SAVED];
 static void on_switch(KitEmu *emu, unsigned from, unsigned to, void *user) {
   (void)user;
-  size_t n = kit_emu_arch(emu)->cpu_state_size;
+  (void)emu;
+  size_t n = regsh_bytes;
   if (from < MAX_SAVED && (saved_regsh[from] || (saved_regsh[from] = malloc(n))))
     memcpy(saved_regsh[from], regsh, n);
   if (to < MAX_SAVED && saved_regsh[to]) memcpy(regsh, saved_regsh[to], n);
@@ -471,7 +477,7 @@ static void on_exit_cb(KitEmu *emu, int status, void *user) {
 
 /* ---- install ------------------------------------------------------------------------------------- */
 
-int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
+int kit_emu_msan_install(KitEmu *emu, bool rec, int origins, FILE *err) {
   KitEmuTool *tool = kit_emu_tool_register(emu, "msan", KIT_EMU_TOOL_API_VERSION, err);
   if (!tool) return -1;
   the_emu = emu;
@@ -484,7 +490,17 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   uint64_t bytes = window + guard;
   mshadow = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   ashadow = mmap(NULL, bytes >> 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  regsh = calloc(1, arch->cpu_state_size + 16);
+  size_t state = (arch->cpu_state_size + 16 + 15) & ~(size_t)15;
+  regsh_bytes = origins ? 2 * state : arch->cpu_state_size;
+  regsh = calloc(1, origins ? 2 * state : state);
+  if (origins) {
+    morigin = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (morigin == MAP_FAILED) {
+      fprintf(err, "kit-emu: cannot reserve the %llu MiB MSan origins of the guest window (ulimit -v?)\n",
+              (unsigned long long)(bytes >> 20));
+      return -1;
+    }
+  }
   /* under RLIMIT_AS (ulimit -v) the window was sized for kit-emu without a
    * shadow as large as itself: leave room for the emulator's own needs
    * (interpreter stacks, JIT code) or refuse, rather than fail later */
@@ -505,6 +521,7 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   KitGuestEnv env = {(uintptr_t)window_base, pages_map, pages_unmap, accessible, emu};
   kit_guest_init(&env, (uintptr_t)ashadow);
   kit_msan_guest_init(mshadow, window, rec);
+  if (origins) kit_msan_guest_set_origins(morigin);
 
   memset(&cfg, 0, sizeof cfg);
   cfg.recover = true; /* the runtime decides whether a report returns */
@@ -517,6 +534,12 @@ int kit_emu_msan_install(KitEmu *emu, bool rec, FILE *err) {
   const KitArchReg *sp = role_reg[KIT_EMU_ROLE_SP];
   cfg.state_sp = sp && sp->num < 256 && reg_off[sp->num] ? reg_off[sp->num] : UINT64_MAX;
   cfg.select_pc = select_pc;
+  if (origins) { /* level 1: allocation origins; stores chain nothing in binaries */
+    size_t state_bytes = (arch->cpu_state_size + 16 + 15) & ~(size_t)15;
+    cfg.origins = 1;
+    cfg.origin_add = (uint64_t)(uintptr_t)morigin - (uint64_t)(uintptr_t)window_base;
+    cfg.state_origin = (uint64_t)(uintptr_t)(regsh + state_bytes);
+  }
 
   kit_emu_tool_set_resolver(tool, resolve, NULL);
   if (kit_emu_tool_add_pass(tool, msan_pass, NULL) < 0) {

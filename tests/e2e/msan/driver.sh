@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # driver.sh KITCC — kitcc's -fsanitize=memory against clang-16's: MSan with
 # ASan refused with the same words; MSan combined with UBSan builds and both
-# report; MSAN_OPTIONS exit_code and -fsanitize-recover=memory (reports go on,
+# report, also with -fsanitize-memory-track-origins (no warning, the origin
+# line); MSAN_OPTIONS exit_code and -fsanitize-recover=memory (reports go on,
 # the count at exit) give clang's exit status and lines.
 set -u
 kitcc=$1
@@ -38,6 +39,17 @@ for cc in clang-16 "$kitcc"; do
   echo "rc=$? $(grep -c 'runtime error: signed integer overflow' "$tmp/ub.err") $(grep -o 'ub.c:[0-9]*' "$tmp/ub.err" | tail -1)" >"$tmp/ub.$([[ $cc == clang-16 ]] && echo ref || echo kit)"
 done
 check "memory,undefined" "$(cat "$tmp/ub.ref")" "$(cat "$tmp/ub.kit")"
+
+# origins: no warning at the build, UBSan beside them, the origin line
+for cc in clang-16 "$kitcc"; do
+  w=$([[ $cc == clang-16 ]] && echo ref || echo kit)
+  "$cc" -g -fsanitize=memory,undefined -fsanitize-memory-track-origins "$tmp/ub.c" -o "$tmp/ubo" 2>"$tmp/ubo.cc" ||
+    echo "build failed" >>"$tmp/ubo.cc"
+  "$tmp/ubo" >/dev/null 2>"$tmp/ubo.err"
+  echo "rc=$? build-output=$(wc -c <"$tmp/ubo.cc") $(grep -c 'runtime error: signed integer overflow' "$tmp/ubo.err")" \
+    "$(grep -o "created by an allocation of '[a-z]*'" "$tmp/ubo.err")" >"$tmp/ubo.$w"
+done
+check "memory,undefined with origins" "$(cat "$tmp/ubo.ref")" "$(cat "$tmp/ubo.kit")"
 
 for cc in clang-16 "$kitcc"; do
   w=$([[ $cc == clang-16 ]] && echo ref || echo kit)
