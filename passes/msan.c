@@ -603,17 +603,9 @@ static void drop_unused(KitCgFunc *f) {
   free(uses);
 }
 
-/* Compiled code: the stack objects whose address only ever reaches loads and
- * stores (through ptradds) get a shadow object each (MsanFn.shadow_obj). */
-static void private_objects(MsanFn *M) {
-  KitCgFunc *f = M->f;
-  uint32_t n = M->nstack0;
-  if (!n) return;
-  uint32_t *from = calloc(f->nvals + 1, sizeof *from); /* value -> object + 1 */
-  uint8_t *esc = calloc(n, 1);
-  M->shadow_obj = calloc(n, sizeof *M->shadow_obj);
-  M->shp = calloc(f->nvals + 1, sizeof *M->shp);
-  if (!from || !esc || !M->shadow_obj || !M->shp) abort();
+uint32_t *msan_stack_bases(const KitCgFunc *f, uint32_t n) {
+  uint32_t *from = calloc(f->nvals + 1, sizeof *from);
+  if (!from) abort();
   for (int round = 0; round < 2; round++)
     for (uint32_t bi = 0; bi < f->nblocks; bi++)
       for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
@@ -623,6 +615,20 @@ static void private_objects(MsanFn *M) {
         else if (in->op == KIT_CG_OP_PTRADD && in->args[0] <= f->nvals && from[in->args[0]])
           from[in->id] = from[in->args[0]];
       }
+  return from;
+}
+
+/* Compiled code: the stack objects whose address only ever reaches loads and
+ * stores (through ptradds) get a shadow object each (MsanFn.shadow_obj). */
+static void private_objects(MsanFn *M) {
+  KitCgFunc *f = M->f;
+  uint32_t n = M->nstack0;
+  if (!n) return;
+  uint32_t *from = msan_stack_bases(f, n);
+  uint8_t *esc = calloc(n, 1);
+  M->shadow_obj = calloc(n, sizeof *M->shadow_obj);
+  M->shp = calloc(f->nvals + 1, sizeof *M->shp);
+  if (!esc || !M->shadow_obj || !M->shp) abort();
   for (uint32_t bi = 0; bi < f->nblocks; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
       const KitCgInst *in = &f->blocks[bi].insts[i];

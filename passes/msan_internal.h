@@ -100,6 +100,9 @@ void msan_origin_object(MsanFn *M, uint32_t o);
 void msan_origin_alloca(MsanFn *M, const KitCgInst *in);
 /* from -O1 (c->selects): fills promoted[] */
 void msan_find_promoted(MsanFn *M);
+/* value id -> the stack object (below n) it addresses, through stackaddr and
+ * ptradds, plus one; 0 for the rest (callocated, f->nvals + 1 entries) */
+uint32_t *msan_stack_bases(const KitCgFunc *f, uint32_t n);
 /* after the inline copy of n constant bytes and their shadow from src to dst:
  * where the copied shadow has a set bit, the runtime copies the origins
  * (level 2 chains them, except into an object clang's optimiser promotes) */

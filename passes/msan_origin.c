@@ -135,19 +135,10 @@ void msan_store_origin(MsanFn *M, KitCgVal s, KitCgType t, KitCgVal ptr, KitCgVa
 void msan_find_promoted(MsanFn *M) {
   KitCgFunc *f = M->f;
   uint32_t n = M->nstack0;
-  uint32_t *from = calloc(f->nvals + 1, sizeof *from); /* value -> object + 1 */
+  uint32_t *from = msan_stack_bases(f, n);
   uint8_t *esc = calloc(n + 1, 1);
   M->promoted = calloc(f->nvals + 1, sizeof *M->promoted);
-  if (!from || !esc || !M->promoted) abort();
-  for (int round = 0; round < 2; round++)
-    for (uint32_t bi = 0; bi < f->nblocks; bi++)
-      for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
-        const KitCgInst *in = &f->blocks[bi].insts[i];
-        if (!in->id || in->id > f->nvals) continue;
-        if (in->op == KIT_CG_OP_STACKADDR && in->aux < n) from[in->id] = in->aux + 1;
-        else if (in->op == KIT_CG_OP_PTRADD && in->args[0] <= f->nvals && from[in->args[0]])
-          from[in->id] = from[in->args[0]];
-      }
+  if (!esc || !M->promoted) abort();
   for (uint32_t bi = 0; bi < f->nblocks; bi++)
     for (uint32_t i = 0; i < f->blocks[bi].ninsts; i++) {
       const KitCgInst *in = &f->blocks[bi].insts[i];
