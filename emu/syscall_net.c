@@ -42,7 +42,7 @@ static int addr_out(KitEmu *emu, uint64_t addr_va, uint64_t len_va, void **addr,
 /* the guest's msghdr at va as a host one (its iovecs in iov, at most 1024),
  * the buffers writable for recvmsg */
 static int msg_in(KitEmu *emu, uint64_t va, bool write, struct msghdr *m, struct iovec *iov, uint64_t **gm) {
-  uint64_t *g = kit_emu_gw(emu, va, 56); /* recvmsg writes its lengths and flags back */
+  uint64_t *g = write ? kit_emu_gw(emu, va, 56) : kit_emu_gr(emu, va, 56); /* recvmsg writes its lengths and flags back */
   if (!g) return -EFAULT;
   *gm = g;
   memset(m, 0, sizeof *m);
