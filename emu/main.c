@@ -377,15 +377,15 @@ static int install_tools(KitEmu *emu, const Args *a) {
  * debugger's (-g, --dbg, -ex, -batch) and,
  * with --trace-children=no, less everything but the emulator's own
  * settings (no tool, no sanitizer). */
+static bool prefixed(const char *o, const char *p) { return !strncmp(o, p, strlen(p)); }
+
 static bool emulator_option(const char *o) {
   static const char *const keep[] = {"--tier=", "--jit-threshold=", "--single-step", "--chain", "--no-chain", "--serial-threads",
                                      "--no-tier2", "--no-baseline", "--trace-children="};
   for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
-    if (!strncmp(o, keep[k], strlen(keep[k]))) return true;
+    if (prefixed(o, keep[k])) return true;
   return false;
 }
-
-static bool prefixed(const char *o, const char *p) { return !strncmp(o, p, strlen(p)); }
 
 static void exec_argv(int nopts, char **argv, Args *a) {
   static char *v[256];
@@ -397,7 +397,7 @@ static void exec_argv(int nopts, char **argv, Args *a) {
    * program, so its options stay behind (the trace tool says so at execve).
    * --log-fd: the execve passes the descriptor (syscall_exec.c). */
   const char *dest = a->trace_out ? a->trace_out : "kit.trace";
-  bool ring = !strncmp(dest, "shm:", 4), trace = a->trace && !a->no_trace_children && !ring;
+  bool ring = prefixed(dest, "shm:"), trace = a->trace && !a->no_trace_children && !ring;
   if (trace) {
     char cwd[PATH_MAX];
     if (dest[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(out, sizeof out, "--trace-exec-out=%s/%s", cwd, dest);

@@ -7,6 +7,8 @@
 
 #include "os.h"
 
+#include <errno.h>
+
 #define KIT_EMU_SYSCALLS(X)                                                                              \
   X(5, setxattr) X(6, lsetxattr) X(7, fsetxattr) X(8, getxattr) X(9, lgetxattr) X(10, fgetxattr)          \
   X(11, listxattr) X(12, llistxattr) X(13, flistxattr) X(14, removexattr) X(15, lremovexattr)           \
@@ -47,6 +49,9 @@ enum {
   KIT_EMU_SYSCALLS(KIT_EMU_SYSENUM)
 #undef KIT_EMU_SYSENUM
 };
+
+/* a host call's result as the guest's: -errno on failure */
+static inline int64_t neg(long r) { return r < 0 ? -errno : r; }
 
 /* guest pointers: NULL when [va, va+n) is not accessible as asked */
 static inline void *kit_emu_gr(KitEmu *emu, uint64_t va, uint64_t n) {

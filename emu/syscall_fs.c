@@ -45,7 +45,6 @@ _Static_assert(sizeof(struct statfs) == 120, "struct statfs is asm-generic's 120
 _Static_assert(sizeof(struct itimerspec) == 32, "struct itimerspec is 32 bytes");
 _Static_assert(sizeof(struct loop_info64) == 232, "struct loop_info64 is 232 bytes");
 
-static int64_t neg(long r) { return r < 0 ? -errno : r; }
 
 /* copy a guest path and apply the sysroot; returns -errno or 0 */
 static int path_in(KitEmu *emu, uint64_t va, char *out, size_t size) {

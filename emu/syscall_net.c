@@ -19,8 +19,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int64_t neg(long r) { return r < 0 ? -errno : r; }
-
 /* a guest buffer [va, va+n) as a host pointer (NULL stays NULL; -EFAULT when
  * it is not accessible as asked) */
 static int buf(KitEmu *emu, uint64_t va, uint64_t n, bool write, void **out) {
@@ -78,9 +76,6 @@ int64_t kit_emu_sys_net(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *han
   int fd = (int)a[0], r;
   *handled = true;
   switch (nr) {
-  case KIT_SYS_eventfd2: case KIT_SYS_epoll_create1: case KIT_SYS_socket: case KIT_SYS_socketpair:
-  case KIT_SYS_pselect6:
-    break;
   case KIT_SYS_epoll_ctl:
     if (kit_emu_fd_reserved(fd) || kit_emu_fd_reserved((int)a[2])) return -EBADF;
     break;
@@ -91,8 +86,7 @@ int64_t kit_emu_sys_net(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *han
     if (kit_emu_fd_reserved(fd)) return -EBADF;
     break;
   default:
-    *handled = false;
-    return -ENOSYS;
+    break;
   }
   void *p, *q;
   socklen_t *lp;

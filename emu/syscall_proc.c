@@ -26,7 +26,6 @@ enum { /* Linux's clone flags */
   LINUX_CLONE_PARENT_SETTID = 0x100000, LINUX_CLONE_CHILD_SETTID = 0x1000000,
 };
 
-static int64_t neg(long r) { return r < 0 ? -errno : r; }
 
 static int64_t put(KitEmu *emu, uint64_t va, const void *p, size_t n) {
   if (!va) return 0;

@@ -398,13 +398,8 @@ static void on_thread(KitEmu *emu, unsigned vcpu, bool exit) {
 static void on_thread_start(KitEmu *emu, unsigned vcpu, void *user) { (void)user, on_thread(emu, vcpu, false); }
 static void on_thread_exit(KitEmu *emu, unsigned vcpu, void *user) { (void)user, on_thread(emu, vcpu, true); }
 
-static void on_exit_cb(KitEmu *emu, int status, void *user) {
-  (void)user;
-  if (getpid() != T.pid) return; /* a fork child: its parent owns the stream */
-  Stream *s = stream_of(emu, kit_emu_vcpu(emu));
-  KitTraceEvent ev = {.kind = KIT_TRACE_EXIT, .time_ns = now_ns() - T.start_ns};
-  ev.u.exit.status = status;
-  put_event(s, &ev);
+/* the stream's end: every thread's buffer out, the writer closed (a ring gets its end mark) */
+static void end_stream(void) {
   for (unsigned i = 0, n = kit_emu_scoreboard_n(T.streams); i < n; i++) {
     Stream *t = kit_emu_scoreboard_entry(T.streams, i);
     if (t) flush(t, true);
@@ -415,9 +410,18 @@ static void on_exit_cb(KitEmu *emu, int status, void *user) {
   pthread_mutex_unlock(&T.lock);
 }
 
+static void on_exit_cb(KitEmu *emu, int status, void *user) {
+  (void)user;
+  if (getpid() != T.pid) return; /* a fork child: its parent owns the stream */
+  Stream *s = stream_of(emu, kit_emu_vcpu(emu));
+  KitTraceEvent ev = {.kind = KIT_TRACE_EXIT, .time_ns = now_ns() - T.start_ns};
+  ev.u.exit.status = status;
+  put_event(s, &ev);
+  end_stream();
+}
+
 /* An execve that passed its checks: the stream ends here with the execve's
- * SYSCALL record (result 0: the program was replaced), each thread's records
- * written out and the writer closed (a ring gets its end mark). The new
+ * SYSCALL record (result 0: the program was replaced). The new
  * program writes a stream of its own (kit_emu_tool_trace_main's exec_child),
  * except after a ring, which carries one program. */
 static void on_execve(KitEmu *emu, unsigned vcpu, const char *path, void *user) {
@@ -426,14 +430,7 @@ static void on_execve(KitEmu *emu, unsigned vcpu, const char *path, void *user) 
   Stream *s = stream_of(emu, vcpu);
   if (s->in_syscall && (T.events & EV_SYSCALL)) put_syscall(s, &s->sc, 0);
   s->in_syscall = false;
-  for (unsigned i = 0, n = kit_emu_scoreboard_n(T.streams); i < n; i++) {
-    Stream *t = kit_emu_scoreboard_entry(T.streams, i);
-    if (t) flush(t, true);
-  }
-  pthread_mutex_lock(&T.lock);
-  if (kit_trace_writer_close(T.w) < 0 && !T.failed) fprintf(T.err, "kit-emu: --trace: closing the trace failed\n");
-  T.w = NULL;
-  pthread_mutex_unlock(&T.lock);
+  end_stream();
   if (T.ring)
     fprintf(T.err, "kit-emu: --trace: the ring carries one program; %s runs without --trace (a file destination "
                    "gives each program its own)\n", path);
