@@ -245,15 +245,23 @@ static inline void kit_emu_gil_ensure(KitEmu *emu) {
  * other threads exist (guest pointers checked before); returns whether it was */
 bool kit_emu_blocking_begin(KitEmu *emu);
 void kit_emu_blocking_end(KitEmu *emu, bool dropped);
+/* the host signals standing for those the calling thread's guest mask
+ * blocks are blocked too (the old host mask in *hold), so that none of them
+ * interrupts a blocking host call (Linux's blocked signals do not); false
+ * when the guest blocks none (signal.c) */
+bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold);
 /* the value of a host call made with the lock let go (errno kept) */
-#define KIT_EMU_BLOCKING(emu, call)                  \
-  ({                                                 \
-    bool kit_dropped_ = kit_emu_blocking_begin(emu); \
-    long kit_r_ = (long)(call);                      \
-    int kit_e_ = errno;                              \
-    kit_emu_blocking_end(emu, kit_dropped_);         \
-    errno = kit_e_;                                  \
-    kit_r_;                                          \
+#define KIT_EMU_BLOCKING(emu, call)                                   \
+  ({                                                                  \
+    sigset_t kit_hold_;                                               \
+    bool kit_masked_ = kit_emu_keep_out(emu, &kit_hold_);             \
+    bool kit_dropped_ = kit_emu_blocking_begin(emu);                  \
+    long kit_r_ = (long)(call);                                       \
+    int kit_e_ = errno;                                               \
+    kit_emu_blocking_end(emu, kit_dropped_);                          \
+    if (kit_masked_) pthread_sigmask(SIG_SETMASK, &kit_hold_, NULL);  \
+    errno = kit_e_;                                                   \
+    kit_r_;                                                           \
   })
 /* a fork child: its one thread (the caller) holds the lock, the others are gone */
 void kit_emu_threads_after_fork(KitEmu *emu);

@@ -23,6 +23,17 @@ void kit_emu_thread_signals_init(void);
 void kit_emu_signals_threaded(KitEmu *emu);
 int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va);
 int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va, uint64_t ts_va);
+/* A wait with a signal mask (ppoll, pselect6, epoll_pwait; mask_va 0: the
+ * thread's own): the guest's mask is the one at mask_va while it waits, as
+ * Linux sets it. Host signals are blocked from the test for a deliverable
+ * signal until wait(), which gets the host mask to wait under (one that
+ * keeps out what the guest's mask blocks) and applies it atomically, so
+ * none is lost in between. Interrupted by a signal the mask lets in, the
+ * handler runs under it and the old mask is back after the handler (the
+ * frame saves it, as sigsuspend's); otherwise at once. Returns wait()'s
+ * value, -errno on failure. */
+int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
+                            long (*wait)(const sigset_t *host_mask, void *ctx), void *ctx);
 /* syscall_exec.c: execve */
 int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint64_t envp_va);
 /* syscall_thread.c: clone of a thread, exit, exit_group, futex, tkill/tgkill, tids */

@@ -373,6 +373,60 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
   return sig;
 }
 
+/* the host signals that stand for the guest's blocked ones: all the host
+ * handler only records (not the emulator's fault signals or its wake-up) */
+static void host_blocked(uint64_t guest_mask, sigset_t *s) {
+  for (int sig = 1; sig < KIT_EMU_NSIG; sig++)
+    if ((guest_mask & bit(sig)) && sig != SIGKILL && sig != SIGSTOP && !kit_emu_sync_only(sig) &&
+        sig != KIT_EMU_WAKE_SIG)
+      sigaddset(s, sig);
+}
+
+bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold) {
+  KitEmuThread *t = kit_thr(emu);
+  if (!t || !t->sigmask) return false;
+  sigset_t s;
+  sigemptyset(&s);
+  host_blocked(t->sigmask, &s);
+  return pthread_sigmask(SIG_BLOCK, &s, hold) == 0;
+}
+
+static bool deliverable(KitEmu *emu, KitEmuThread *t) {
+  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask;
+}
+
+int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
+                            long (*wait)(const sigset_t *host_mask, void *ctx), void *ctx) {
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t old = t->sigmask, m = old;
+  if (mask_va) {
+    if (size != 8) return -EINVAL;
+    if (kit_aspace_read(&emu->as, mask_va, &m, 8) < 0) return -EFAULT;
+  }
+  t->sigmask = m & ~(bit(SIGKILL) | bit(SIGSTOP));
+  sigset_t all, hold, during;
+  sigfillset(&all);
+  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  pthread_sigmask(SIG_BLOCK, &all, &hold);
+  during = hold;
+  host_blocked(t->sigmask, &during);
+  long r = -EINTR;
+  if (!deliverable(emu, t) && !emu->exited) {
+    bool dropped = kit_emu_blocking_begin(emu);
+    r = wait(&during, ctx);
+    if (r < 0) r = -errno;
+    kit_emu_blocking_end(emu, dropped);
+  }
+  pthread_sigmask(SIG_SETMASK, &hold, NULL); /* what came during the wait is recorded now */
+  if (r == -EINTR && mask_va && deliverable(emu, t)) {
+    t->restore_mask = old; /* the handler runs under m; its frame saves the old mask */
+    t->has_restore_mask = true;
+  } else {
+    t->sigmask = old;
+  }
+  return r;
+}
+
 int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va) {
   KitEmuThread *t = kit_thr(emu);
   uint64_t m;

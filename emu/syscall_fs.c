@@ -185,6 +185,16 @@ static int64_t do_xattr(KitEmu *emu, uint64_t nr, const uint64_t a[6]) {
   return neg(link ? lgetxattr(path, name, v, a[3]) : getxattr(path, name, v, a[3]));
 }
 
+typedef struct {
+  void *fds;
+  uint64_t n;
+  struct timespec *ts, limit;
+} PpollArgs;
+static long ppoll_under(const sigset_t *mask, void *ctx) {
+  PpollArgs *p = ctx;
+  return syscall(SYS_ppoll, p->fds, p->n, p->ts, mask, 8);
+}
+
 int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
   char path[PATH_MAX + 64], path2[PATH_MAX + 64];
   int r;
@@ -410,10 +420,14 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     return n;
   }
   case KIT_SYS_ppoll: {
-    void *fds = kit_emu_gw(emu, a[0], a[1] * 8);
-    if (!fds && a[1]) return -EFAULT;
-    const void *ts = a[2] ? kit_emu_gr(emu, a[2], 16) : NULL;
-    return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_ppoll, fds, a[1], ts, NULL, 8)));
+    /* struct pollfd has one layout; the time left is not written back (glibc hides it) */
+    PpollArgs p = {kit_emu_gw(emu, a[0], a[1] * 8), a[1], NULL, {0, 0}};
+    if (!p.fds && a[1]) return -EFAULT;
+    if (a[2]) {
+      if (kit_aspace_read(&emu->as, a[2], &p.limit, sizeof p.limit) < 0) return -EFAULT;
+      p.ts = &p.limit;
+    }
+    return kit_emu_masked_wait(emu, a[3], a[4], ppoll_under, &p);
   }
   case KIT_SYS_mount: { /* source and target through the sysroot as other paths; data a string or binary */
     char fstype[256], *data = NULL;

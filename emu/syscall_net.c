@@ -72,6 +72,25 @@ typedef struct GuestEpollEvent {
 
 #define MAX_EPOLL_EVENTS 1024
 
+/* the waits with a signal mask, as kit_emu_masked_wait calls them */
+typedef struct {
+  int fd, max, timeout;
+  struct epoll_event ev[MAX_EPOLL_EVENTS];
+} EpollArgs;
+static long epoll_under(const sigset_t *mask, void *ctx) {
+  EpollArgs *e = ctx;
+  return epoll_pwait(e->fd, e->ev, e->max, e->timeout, mask);
+}
+typedef struct {
+  int n;
+  void *set[3], *ts;
+} PselectArgs;
+static long pselect_under(const sigset_t *mask, void *ctx) {
+  PselectArgs *p = ctx;
+  struct { const sigset_t *ss; size_t len; } m = {mask, 8};
+  return syscall(SYS_pselect6, p->n, p->set[0], p->set[1], p->set[2], p->ts, &m);
+}
+
 int64_t kit_emu_sys_net(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *handled) {
   int fd = (int)a[0], r;
   *handled = true;
@@ -110,21 +129,22 @@ int64_t kit_emu_sys_net(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *han
     if (max > MAX_EPOLL_EVENTS) max = MAX_EPOLL_EVENTS;
     GuestEpollEvent *g = kit_emu_gw(emu, a[1], (uint64_t)max * sizeof *g);
     if (!g) return -EFAULT;
-    /* a[4], the signal mask while it waits, is not applied (as ppoll's: syscall_fs.c) */
-    struct epoll_event ev[MAX_EPOLL_EVENTS];
-    long n = KIT_EMU_BLOCKING(emu, epoll_wait(fd, ev, max, (int)a[3]));
-    if (n < 0) return -errno;
-    for (long i = 0; i < n; i++) g[i] = (GuestEpollEvent){ev[i].events, 0, ev[i].data.u64};
+    EpollArgs e = {fd, max, (int)a[3], {{0}}};
+    int64_t n = kit_emu_masked_wait(emu, a[4], a[5], epoll_under, &e);
+    for (int64_t i = 0; i < n; i++) g[i] = (GuestEpollEvent){e.ev[i].events, 0, e.ev[i].data.u64};
     return n;
   }
-  case KIT_SYS_pselect6: { /* fd_set and timespec: one layout; the mask (a[5]) not applied, as ppoll's */
+  case KIT_SYS_pselect6: { /* fd_set and timespec: one layout */
     size_t setsz = ((a[0] + 63) / 64) * 8;
-    void *set[3], *ts;
+    PselectArgs p = {(int)a[0], {NULL, NULL, NULL}, NULL};
     if (a[0] > 65536) return -EINVAL;
     for (int k = 0; k < 3; k++)
-      if ((r = buf(emu, a[1 + k], setsz, true, &set[k])) < 0) return r;
-    if ((r = buf(emu, a[4], 16, true, &ts)) < 0) return r;
-    return neg(KIT_EMU_BLOCKING(emu, syscall(SYS_pselect6, (int)a[0], set[0], set[1], set[2], ts, NULL)));
+      if ((r = buf(emu, a[1 + k], setsz, true, &p.set[k])) < 0) return r;
+    if ((r = buf(emu, a[4], 16, true, &p.ts)) < 0) return r;
+    /* a[5]: {the mask's address, its size}, or 0 */
+    uint64_t sig[2] = {0, 0};
+    if (a[5] && kit_aspace_read(&emu->as, a[5], sig, sizeof sig) < 0) return -EFAULT;
+    return kit_emu_masked_wait(emu, sig[0], sig[1], pselect_under, &p);
   }
   case KIT_SYS_socket:
     return neg(socket((int)a[0], (int)a[1], (int)a[2]));
