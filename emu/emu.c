@@ -190,8 +190,8 @@ void kit_emu_free(KitEmu *emu) {
   kit_emu_files_free(emu);
   if (kit_emu_current == emu) kit_emu_current = NULL;
   size_t cpu = ((offsetof(KitEmuThread, cpu) + emu->arch->cpu_state_size + 63) & ~(size_t)63) - offsetof(KitEmuThread, cpu);
-  for (unsigned i = 0; i < atomic_load(&emu->nthreads); i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) {
     if (t == kit_emu_self) kit_emu_self = NULL;
     munmap(t, offsetof(KitEmuThread, cpu) + cpu + KIT_EMU_TOOL_AREA);
   }

@@ -317,7 +317,7 @@ KitEmuScoreboard *kit_emu_scoreboard_new(KitEmuTool *tool, size_t entry_size) {
 }
 
 void *kit_emu_scoreboard_entry(KitEmuScoreboard *sb, unsigned vcpu) {
-  KitEmuThread *t = vcpu < atomic_load(&sb->emu->nthreads) ? atomic_load(&sb->emu->threads[vcpu]) : NULL;
+  KitEmuThread *t = kit_emu_thread_at(sb->emu, vcpu);
   return t ? t->tool_area + sb->off : NULL;
 }
 unsigned kit_emu_scoreboard_n(const KitEmuScoreboard *sb) { return atomic_load(&sb->emu->nthreads); }
@@ -722,19 +722,16 @@ void kit_emu_ev_execve(KitEmu *emu, const char *path) {
 
 unsigned kit_emu_vcpu(KitEmu *emu) { return kit_thr(emu)->vcpu; }
 unsigned kit_emu_n_threads(KitEmu *emu) { return atomic_load(&emu->nthreads); }
-static KitEmuThread *thread_at(KitEmu *emu, unsigned vcpu) {
-  return vcpu < atomic_load(&emu->nthreads) ? atomic_load(&emu->threads[vcpu]) : NULL;
-}
 bool kit_emu_thread_alive(KitEmu *emu, unsigned vcpu) {
-  KitEmuThread *t = thread_at(emu, vcpu);
+  KitEmuThread *t = kit_emu_thread_at(emu, vcpu);
   return t && atomic_load(&t->live) && !t->done;
 }
 uint64_t kit_emu_thread_reg_read(KitEmu *emu, unsigned vcpu, const KitArchReg *reg) {
-  KitEmuThread *t = thread_at(emu, vcpu);
+  KitEmuThread *t = kit_emu_thread_at(emu, vcpu);
   return t && reg && atomic_load(&t->live) ? emu->arch->get_reg(t->cpu, reg->num) : 0;
 }
 int kit_emu_thread_parent_tid(KitEmu *emu, unsigned vcpu) {
-  KitEmuThread *t = thread_at(emu, vcpu);
+  KitEmuThread *t = kit_emu_thread_at(emu, vcpu);
   return t ? t->parent_tid : 0;
 }
 int kit_emu_thread_id(KitEmu *emu) {

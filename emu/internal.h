@@ -218,6 +218,19 @@ static inline void *kit_emu_cpu(const KitEmu *emu) { return kit_thr(emu)->cpu; }
 static inline KitEmuThread *kit_thr_of_cpu(void *cpu) {
   return (KitEmuThread *)((char *)cpu - offsetof(KitEmuThread, cpu));
 }
+/* the thread of vcpu, NULL past the last one (or while its slot is filled) */
+static inline KitEmuThread *kit_emu_thread_at(KitEmu *emu, unsigned vcpu) {
+  return vcpu < atomic_load(&emu->nthreads) ? atomic_load(&emu->threads[vcpu]) : NULL;
+}
+/* the threads in vcpu order, those that exited too (test live):
+ *   for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) ... */
+static inline KitEmuThread *kit_emu_next_thread(KitEmu *emu, unsigned *i) {
+  while (*i < atomic_load(&emu->nthreads)) {
+    KitEmuThread *t = atomic_load(&emu->threads[(*i)++]);
+    if (t) return t;
+  }
+  return NULL;
+}
 /* thread.c: a new thread's block (its vcpu the next number), NULL past
  * KIT_EMU_MAX_THREADS or without memory */
 KitEmuThread *kit_emu_thread_alloc(KitEmu *emu);

@@ -286,9 +286,9 @@ void kit_emu_deliver_signals(KitEmu *emu) {
     return;
   }
   /* blocked here: a thread that does not block it takes it, out of its wait */
-  for (unsigned i = 0, n = atomic_load(&emu->nthreads); proc && i < n; i++) {
-    KitEmuThread *o = atomic_load(&emu->threads[i]);
-    if (o && o != t && atomic_load(&o->live) && !o->done && (proc & ~o->sigmask) && !o->chain_stop) {
+  KitEmuThread *o;
+  for (unsigned i = 0; proc && (o = kit_emu_next_thread(emu, &i));) {
+    if (o != t && atomic_load(&o->live) && !o->done && (proc & ~o->sigmask) && !o->chain_stop) {
       kit_emu_thread_wake(emu, o);
       break;
     }

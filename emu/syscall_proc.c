@@ -102,10 +102,9 @@ static int64_t self_signal(KitEmu *emu, int sig) {
     return 0;
   }
   atomic_fetch_or(&emu->async_pending, 1ull << (sig - 1));
-  for (unsigned i = 0, n = atomic_load(&emu->nthreads); i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && atomic_load(&t->live)) kit_emu_thread_wake(emu, t);
-  }
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));)
+    if (atomic_load(&t->live)) kit_emu_thread_wake(emu, t);
   return 0;
 }
 

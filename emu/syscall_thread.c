@@ -195,11 +195,8 @@ static int64_t thread_exit(KitEmu *emu, int status) {
 static void exit_group(KitEmu *emu, int status) {
   if (!emu->exited) emu->exit_status = status;
   emu->exited = true;
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t) kit_emu_thread_wake(emu, t);
-  }
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) kit_emu_thread_wake(emu, t);
   tell_all_done(emu);
 }
 

@@ -83,11 +83,9 @@ int64_t kit_emu_chain_miss(void *cpu, int64_t pc) { return kit_emu_chain_lookup(
  * its own at the same time: only the pc is written, and a slot left empty
  * costs a miss) */
 static void cc_empty(KitEmuTcache *tc, uint64_t pc) {
-  KitEmu *emu = tc->emu;
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (!t || !atomic_load_explicit(&t->live, memory_order_relaxed)) continue;
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(tc->emu, &i));) {
+    if (!atomic_load_explicit(&t->live, memory_order_relaxed)) continue;
     KitEmuCodeSlot *cs = kit_tcache_cc(t, pc);
     if (__atomic_load_n(&cs->pc, __ATOMIC_RELAXED) == pc) __atomic_store_n(&cs->pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
   }
@@ -96,13 +94,10 @@ static void cc_empty(KitEmuTcache *tc, uint64_t pc) {
 /* every slot of every live thread's code cache empty (an exited one
  * probes it no more) */
 static void cc_clear(KitEmuTcache *tc) {
-  KitEmu *emu = tc->emu;
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && atomic_load_explicit(&t->live, memory_order_relaxed))
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(tc->emu, &i));)
+    if (atomic_load_explicit(&t->live, memory_order_relaxed))
       for (unsigned k = 0; k < KIT_EMU_CC_SIZE; k++) __atomic_store_n(&t->cc[k].pc, KIT_EMU_CC_EMPTY, __ATOMIC_RELAXED);
-  }
 }
 
 KitEmuTcache *kit_tcache_new(KitEmu *emu) {
@@ -125,10 +120,9 @@ static void block_free(KitEmuBlock *b) {
 
 /* may a parked thread come back into b's code? (kit_emu_blocking_begin) */
 static bool pinned(KitEmu *emu, const KitEmuThread *self, const KitEmuBlock *b) {
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    const KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && t != self && t->parked && atomic_load(&t->live) && b->died >= atomic_load(&t->seen) && t->sys_pc >= b->lo &&
+  const KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) {
+    if (t != self && t->parked && atomic_load(&t->live) && b->died >= atomic_load(&t->seen) && t->sys_pc >= b->lo &&
         t->sys_pc < b->end)
       return true;
   }
@@ -145,10 +139,9 @@ void kit_tcache_reap(KitEmuTcache *tc, KitEmuThread *self) {
   if (self) atomic_store(&self->seen, tc->epoch);
   if (!tc->graveyard) return;
   uint64_t min = UINT64_MAX, pmin = UINT64_MAX;
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && t != self && atomic_load(&t->live)) {
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) {
+    if (t != self && atomic_load(&t->live)) {
       uint64_t s = atomic_load(&t->seen);
       if (t->parked) {
         if (s < pmin) pmin = s;

@@ -44,19 +44,14 @@ KitEmuThread *kit_emu_thread_alloc(KitEmu *emu) {
 }
 
 void kit_emu_stop_all(KitEmu *emu) {
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t) t->chain_stop = 1;
-  }
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));) t->chain_stop = 1;
 }
 
 KitEmuThread *kit_emu_thread_by_tid(KitEmu *emu, int tid) {
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && t->tid == tid && atomic_load(&t->live)) return t;
-  }
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));)
+    if (t->tid == tid && atomic_load(&t->live)) return t;
   return NULL;
 }
 
@@ -142,11 +137,9 @@ void kit_emu_threads_after_fork(KitEmu *emu) {
   emu->gil_next = emu->gil_serving + 1; /* the caller's ticket is being served */
   atomic_store(&emu->gil_waiting, 0);
   atomic_store(&emu->gil_holder, self);
-  unsigned n = atomic_load(&emu->nthreads);
-  for (unsigned i = 0; i < n; i++) {
-    KitEmuThread *t = atomic_load(&emu->threads[i]);
-    if (t && t != self) atomic_store(&t->live, false);
-  }
+  KitEmuThread *t;
+  for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));)
+    if (t != self) atomic_store(&t->live, false);
   atomic_store(&emu->nlive, 1);
   emu->main_waits = false;
   self->tid = (int)syscall(SYS_gettid);

@@ -25,7 +25,7 @@ void kit_emu_request_flush(KitEmu *emu) {
 }
 
 static KitEmuThread *gdb_thread_at(KitEmu *emu, unsigned vcpu) {
-  return emu && vcpu < atomic_load(&emu->nthreads) ? atomic_load(&emu->threads[vcpu]) : NULL;
+  return emu ? kit_emu_thread_at(emu, vcpu) : NULL;
 }
 
 int kit_emu_thread_tid(KitEmu *emu, unsigned vcpu) {
