@@ -180,7 +180,7 @@ static void split_at(KitEmuAspace *as, uint64_t va) {
 }
 
 static bool mergeable(const KitEmuRegion *a, const KitEmuRegion *b) {
-  return a->end == b->start && a->prot == b->prot && a->kind == b->kind &&
+  return a->end == b->start && a->prot == b->prot && a->kind == b->kind && a->shared == b->shared &&
          (a->kind != KIT_EMU_REG_FILE || a->file_off + (a->end - a->start) == b->file_off);
 }
 
@@ -280,7 +280,7 @@ int64_t kit_aspace_map(KitEmuAspace *as, uint64_t va, uint64_t len, uint8_t prot
   }
   KitEmuRegion r = {va, va + len, prot,
                     fd >= 0 ? KIT_EMU_REG_FILE : (flags & KIT_EMU_MAP_STACK) ? KIT_EMU_REG_STACK : KIT_EMU_REG_ANON,
-                    fd >= 0 ? off : 0};
+                    (flags & KIT_EMU_MAP_SHARED) != 0, fd >= 0 ? off : 0};
   size_t i = lower_bound(as, va);
   ins_at(as, i, r);
   merge_around(as, i);
@@ -348,7 +348,8 @@ int64_t kit_aspace_remap(KitEmuAspace *as, uint64_t va, uint64_t oldlen, uint64_
     }
     /* grow in place when the space behind is free */
     if (va + newlen <= as->size && range_free(as, va + oldlen, va + newlen) && old.kind != KIT_EMU_REG_FILE) {
-      int64_t got = kit_aspace_map(as, va + oldlen, newlen - oldlen, old.prot, KIT_EMU_MAP_FIXED, -1, 0);
+      int64_t got = kit_aspace_map(as, va + oldlen, newlen - oldlen, old.prot,
+                                   KIT_EMU_MAP_FIXED | (old.shared ? KIT_EMU_MAP_SHARED : 0), -1, 0);
       if (got < 0) return got;
       return (int64_t)va;
     }
@@ -383,7 +384,7 @@ int64_t kit_aspace_remap(KitEmuAspace *as, uint64_t va, uint64_t oldlen, uint64_
   planes_unmap(as, va, va + oldlen);
   drop_code(as, va, va + oldlen, KIT_EMU_CODE_UNMAPPED);
   emit(as, KIT_EMU_EV_UNMAP, va, oldlen, old.prot);
-  KitEmuRegion nr = {new_va, new_va + newlen, old.prot, old.kind, old.file_off + (va - old.start)};
+  KitEmuRegion nr = {new_va, new_va + newlen, old.prot, old.kind, old.shared, old.file_off + (va - old.start)};
   i = lower_bound(as, new_va);
   ins_at(as, i, nr);
   merge_around(as, i);

@@ -34,7 +34,7 @@ int64_t kit_emu_icache_flush(void *cpu, int64_t pc, int64_t next) {
   (void)pc;
   KitEmu *emu = kit_emu_current;
   kit_emu_gil_ensure(emu);
-  kit_tcache_flush(emu->tc, KIT_EMU_INVAL_FLUSH);
+  kit_tcache_sync_shared(emu->tc);
   emu->arch->set_pc(cpu, (uint64_t)next);
   return next;
 }

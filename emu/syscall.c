@@ -32,7 +32,7 @@ static int64_t sys_arch(KitEmu *emu, uint64_t nr, bool *handled) {
   const KitArchSyscall *s = arch_syscall(emu->arch, nr);
   *handled = s != NULL;
   if (s && s->action == KIT_ARCH_SYS_ICACHE_FLUSH) {
-    kit_tcache_flush(emu->tc, KIT_EMU_INVAL_FLUSH);
+    kit_tcache_sync_shared(emu->tc);
     return 0;
   }
   return -ENOSYS;

@@ -333,6 +333,18 @@ unsigned kit_tcache_invalidate_if(KitEmuTcache *tc, bool (*pred)(void *user, con
   return any;
 }
 
+unsigned kit_tcache_sync_shared(KitEmuTcache *tc) {
+  if (!tc) return 0;
+  const KitEmuAspace *as = &tc->emu->as;
+  unsigned n = 0;
+  for (size_t i = 0; i < as->nregs; i++) {
+    const KitEmuRegion *r = &as->regs[i];
+    if (r->shared && (r->prot & KIT_EMU_PROT_EXEC))
+      n += kit_tcache_invalidate(tc, r->start, r->end - r->start, KIT_EMU_INVAL_FLUSH);
+  }
+  return n;
+}
+
 unsigned kit_tcache_flush(KitEmuTcache *tc, unsigned reason) {
   if (!tc) return 0;
   unsigned n = kit_tcache_invalidate(tc, 0, UINT64_MAX, reason);

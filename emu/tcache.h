@@ -81,6 +81,12 @@ KitEmuTcache *kit_tcache_new(KitEmu *emu);
 void kit_tcache_free(KitEmuTcache *tc);
 /* drop every block (a new pass, new tool hooks, an instruction-cache flush) */
 unsigned kit_tcache_flush(KitEmuTcache *tc, unsigned reason);
+/* fence.i, riscv_flush_icache: drop the blocks of executable MAP_SHARED
+ * regions. Every other write to translated code is caught already (the
+ * host write protection, kit_aspace_prep_write); a write through another
+ * mapping of shared memory (a JIT's writable view of its code) is not.
+ * Returns how many went; none and no work when no such region exists. */
+unsigned kit_tcache_sync_shared(KitEmuTcache *tc);
 /* drop the blocks made from guest bytes in [va, va + len) */
 unsigned kit_tcache_invalidate(KitEmuTcache *tc, uint64_t va, uint64_t len, unsigned reason);
 /* ... every block for which pred says so */

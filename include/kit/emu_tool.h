@@ -248,7 +248,7 @@ enum {
   KIT_EMU_INVAL_UNMAP = 2,   /* munmap, mremap or a mapping over it */
   KIT_EMU_INVAL_PROTECT = 3, /* mprotect took away execute */
   KIT_EMU_INVAL_TOOL = 4,    /* a tool registered, detached or asked for it */
-  KIT_EMU_INVAL_FLUSH = 5,   /* the guest flushed its instruction cache */
+  KIT_EMU_INVAL_FLUSH = 5,   /* the guest flushed its instruction cache (code in shared mappings) */
 };
 typedef void (*KitEmuInvalidateCb)(KitEmu *emu, uint64_t lo, uint64_t hi, unsigned reason, void *user);
 void kit_emu_on_invalidate(KitEmuTool *tool, KitEmuInvalidateCb cb, void *user);
