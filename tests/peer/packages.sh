@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kitcc=$root/build/bin/kitcc
 emu=$root/build/bin/kit-emu
-pkgs=gzip,expat,jansson,pcre2,libyaml,lz4,libzstd,xz-utils
+pkgs=gzip,expat,jansson,pcre2,libyaml,lz4,libzstd,xz-utils,mawk
 modes=host,asan,cross
 out=""
 quick=0
@@ -82,6 +82,7 @@ recipe() {
            cross_conf="--disable-jit" counts=pcre2_counts ;;
     libyaml) reconf=1 ;;
     xz-utils) conf="--enable-threads" ;;
+    mawk) counts=mawk_counts ;;
     lz4) kind=make buildtargets="lib lz4 && make -C tests datagen unlz4 lz4cat lz4c frametest fuzzer decompress-partial decompress-partial-usingDict"
          tests="test-lz4-basic test-lz4-multiple test-lz4-multiple-legacy test-lz4-frame-concatenation
                 test-lz4-testmode test-lz4-contentSize test-lz4-dict test-lz4-sparse test-lz4-skippable
@@ -229,6 +230,16 @@ jansson_counts() {
   local l=$1/test/run-suites.log
   [ -f "$l" ] || { automake_counts "$1"; return; }
   echo "$(grep -c '\.\.\. ok$' "$l") $(grep -cE '\.\.\. (ok|FAILED)$' "$l") $(grep -m1 -B1 'FAILED$' "$l" | tr '\n' ' ' | cut -c1-160)"
+}
+# mawk's make check: mawktest prints "GROUP OK" or "GROUP had N failures"
+# per group of checks (its last line, "tested PROG OK", sums them up), then
+# fpe_test "results consistent" when its floating-point checks agree
+mawk_counts() {
+  local l=$2/test.log pass fail fpe=0
+  pass=$(grep -E ' OK$' "$l" | grep -vc '^tested ')
+  fail=$(grep -cE ' had (one|[0-9]+) failures?$' "$l")
+  grep -q '^results consistent' "$l" && fpe=1
+  echo "$((pass + fpe)) $((pass + fail + 1)) $(grep -m1 -E ' had (one|[0-9]+) failures?$|inconsistent' "$l")"
 }
 # pcre2's RunTest runs ~80 pcre2test scripts (x 8/16/32-bit, with and
 # without JIT) and stops at the first failure: each "  OK" line counts as a
