@@ -29,6 +29,23 @@ static bool default_ignores(int sig) {
   return sig == SIGCHLD || sig == SIGWINCH || sig == SIGURG || sig == SIGCONT;
 }
 
+/* the signals whose delivery does nothing now: the default action is to
+ * ignore them (or to stop, which the emulator does not do) */
+static uint64_t discarded(const KitEmu *emu) {
+  static const int sigs[] = {SIGCHLD, SIGWINCH, SIGURG, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU};
+  uint64_t m = 0;
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (emu->sigact[sigs[i]].handler == LINUX_SIG_DFL) m |= bit(sigs[i]);
+  return m;
+}
+
+/* is a signal pending that would run a handler or end the process? (an
+ * ignored one ends no wait, as on Linux) */
+static bool deliverable(KitEmu *emu, KitEmuThread *t) {
+  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask &
+         ~discarded(emu);
+}
+
 /* A signal for the process: pending until a thread that does not block it
  * reaches a boundary (the one running guest code is asked to look). */
 static void on_async(int sig) {
@@ -344,8 +361,7 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
   bool dropped = false;
   for (;;) {
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    if ((sig = take_pending(emu, t, set, &code)) || emu->exited ||
-        ((t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask)) {
+    if ((sig = take_pending(emu, t, set, &code)) || emu->exited || deliverable(emu, t)) {
       pthread_sigmask(SIG_SETMASK, &old, NULL);
       break;
     }
@@ -382,17 +398,21 @@ static void host_blocked(uint64_t guest_mask, sigset_t *s) {
       sigaddset(s, sig);
 }
 
-bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold) {
-  KitEmuThread *t = kit_thr(emu);
-  if (!t || !t->sigmask) return false;
-  sigset_t s;
-  sigemptyset(&s);
-  host_blocked(t->sigmask, &s);
-  return pthread_sigmask(SIG_BLOCK, &s, hold) == 0;
+/* what the host keeps out of a blocking call: the guest's blocked signals
+ * and, once a second thread made the ignored ones host-caught (sync_host),
+ * those too */
+static uint64_t kept_out(KitEmu *emu, const KitEmuThread *t) {
+  return t->sigmask | (atomic_load(&emu->nthreads) > 1 ? discarded(emu) : 0);
 }
 
-static bool deliverable(KitEmu *emu, KitEmuThread *t) {
-  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask;
+bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold) {
+  KitEmuThread *t = kit_thr(emu);
+  uint64_t m = t ? kept_out(emu, t) : 0;
+  if (!m) return false;
+  sigset_t s;
+  sigemptyset(&s);
+  host_blocked(m, &s);
+  return pthread_sigmask(SIG_BLOCK, &s, hold) == 0;
 }
 
 int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
@@ -409,7 +429,7 @@ int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
   sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
   pthread_sigmask(SIG_BLOCK, &all, &hold);
   during = hold;
-  host_blocked(t->sigmask, &during);
+  host_blocked(kept_out(emu, t), &during);
   long r = -EINTR;
   if (!deliverable(emu, t) && !emu->exited) {
     bool dropped = kit_emu_blocking_begin(emu);
@@ -442,7 +462,7 @@ int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va) {
   sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
   bool dropped = kit_emu_blocking_begin(emu);
   pthread_sigmask(SIG_BLOCK, &all, &old);
-  while (!emu->exited && !((atomic_load(&emu->async_pending) | atomic_load(&t->pending) | t->sync_pending) & ~t->sigmask))
+  while (!emu->exited && !deliverable(emu, t))
     sigsuspend(&old);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   kit_emu_blocking_end(emu, dropped);

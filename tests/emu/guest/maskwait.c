@@ -3,10 +3,13 @@
  * mask that lets it in) must return EINTR and run the handler, for a signal
  * already pending and for one that comes during the wait; the old mask is
  * back afterwards; a signal the wait's mask blocks stays pending, and one
- * the thread blocks does not interrupt a blocking read. */
+ * the thread blocks does not interrupt a blocking read. With a second
+ * thread, an ignored SIGCHLD (a child's exit) interrupts neither a read
+ * nor a poll. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t got;
+static void *idle(void *a) { (void)a; for (;;) pause(); return NULL; }
 static void on_usr1(int s) { (void)s; got++; }
 
 static int blocked_now(void) {
@@ -115,5 +119,31 @@ int main(void) {
   printf("read with it blocked: n=%zd c=%c handler=%d\n", n, c, got);
   sigprocmask(SIG_UNBLOCK, &usr1, NULL);
   printf("unblocked after the read: handler=%d\n", got);
+  /* threaded from here on; SIGCHLD keeps its default action (ignore) */
+  pthread_t th;
+  pthread_create(&th, NULL, idle, NULL);
+  pid_t quick = fork();
+  if (quick == 0) {
+    usleep(50000);
+    _exit(0);
+  }
+  kid = fork();
+  if (kid == 0) {
+    usleep(200000);
+    write(p[1], "y", 1);
+    _exit(0);
+  }
+  n = read(p[0], &c, 1);
+  printf("threaded, a child exits during a read: n=%zd c=%c\n", n, c);
+  while (wait(NULL) > 0) {}
+  quick = fork();
+  if (quick == 0) {
+    usleep(50000);
+    _exit(0);
+  }
+  struct pollfd pf = {p[0], POLLIN, 0};
+  int pr = poll(&pf, 1, 300);
+  printf("threaded, a child exits during a poll: r=%d\n", pr);
+  while (wait(NULL) > 0) {}
   return 0;
 }
