@@ -19,6 +19,12 @@
 #include "kit/emu_tool.h"
 
 #define KIT_EMU_NSIG 65
+#define KIT_EMU_MAX_SIGFDS 32
+/* of a pending signal: si_code, si_status (SIGCHLD), si_pid, si_uid */
+typedef struct KitEmuSigInfo {
+  int32_t code, status;
+  uint32_t pid, uid;
+} KitEmuSigInfo;
 #define KIT_EMU_STACK_SIZE (8ull << 20)
 
 /* the guest's registers by role (its calling convention: KitArch.cc) */
@@ -158,6 +164,11 @@ struct KitEmu {
   /* signals: dispositions are the process's, masks and pending sets the threads' */
   KitEmuSigAction sigact[KIT_EMU_NSIG];
   _Atomic uint64_t async_pending; /* bit per signal sent to the process, set by the host handler */
+  /* what the host handler (or kill of the process itself) said of each */
+  KitEmuSigInfo async_info[KIT_EMU_NSIG];
+  /* signalfd(2) descriptors (signal.c): each a host eventfd that the
+   * handler, or whatever makes a signal of its mask pending, makes readable */
+  struct { _Atomic int fd1; _Atomic uint64_t mask; } sigfds[KIT_EMU_MAX_SIGFDS]; /* fd1: the descriptor + 1, 0 free */
   /* pages written by the guest that held translated code (host fault
    * handler -> dispatcher); overflow means flush everything */
   uint64_t smc_pages[16];

@@ -34,6 +34,17 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
  * value, -errno on failure. */
 int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
                             long (*wait)(const sigset_t *host_mask, void *ctx), void *ctx);
+/* signalfd(2) (signal.c): signalfd4; a read of one; the descriptors
+ * lo..hi going away (close, dup3 over one, close_range); a signal made
+ * pending (any thread, a host signal handler too) making those that watch
+ * it readable; and whether a call a host signal interrupted with nothing to
+ * deliver should run again (a watched signal, kept open to the handler) */
+int64_t kit_emu_sys_signalfd(KitEmu *emu, int fd, uint64_t mask_va, uint64_t size, int flags);
+bool kit_emu_is_signalfd(KitEmu *emu, int fd);
+int64_t kit_emu_signalfd_read(KitEmu *emu, int fd, uint64_t buf_va, uint64_t len);
+void kit_emu_signalfd_closed(KitEmu *emu, int lo, int hi);
+void kit_emu_signalfd_notify(KitEmu *emu, int sig);
+bool kit_emu_signal_restart(KitEmu *emu);
 /* syscall_exec.c: execve */
 int64_t kit_emu_sys_execve(KitEmu *emu, uint64_t path_va, uint64_t argv_va, uint64_t envp_va);
 /* syscall_thread.c: clone of a thread, exit, exit_group, futex, tkill/tgkill, tids */

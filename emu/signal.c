@@ -5,10 +5,12 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -48,10 +50,14 @@ static bool deliverable(KitEmu *emu, KitEmuThread *t) {
 
 /* A signal for the process: pending until a thread that does not block it
  * reaches a boundary (the one running guest code is asked to look). */
-static void on_async(int sig) {
+static void on_async(int sig, siginfo_t *si, void *uc) {
+  (void)uc;
   KitEmu *emu = kit_emu_current;
   if (emu) {
+    emu->async_info[sig] = (KitEmuSigInfo){si->si_code, sig == SIGCHLD ? si->si_status : 0, (uint32_t)si->si_pid,
+                                           (uint32_t)si->si_uid};
     atomic_fetch_or(&emu->async_pending, bit(sig));
+    kit_emu_signalfd_notify(emu, sig);
     KitEmuThread *h = atomic_load(&emu->gil_holder);
     if (h) h->chain_stop = 1;
     if (kit_emu_self) kit_emu_self->chain_stop = 1;
@@ -81,7 +87,8 @@ static void sync_host(KitEmu *emu, int sig) {
   else {
     /* no SA_RESTART: a blocking host call must come back (EINTR) so the guest
      * handler can run; kit_emu_syscall_insn restarts it when the guest asked */
-    sa.sa_handler = on_async;
+    sa.sa_sigaction = on_async;
+    sa.sa_flags = SA_SIGINFO;
   }
   sigaction(sig, &sa, NULL);
 }
@@ -221,8 +228,10 @@ static void tell_tools(KitEmu *emu, int sig, bool is_sync, uint64_t handler) {
   kit_emu_ev_signal(emu, &s);
 }
 
+static void sigfd_refresh(KitEmu *emu);
 static void deliver(KitEmu *emu, int sig, bool is_sync) {
   KitEmuThread *t = kit_thr(emu);
+  sigfd_refresh(emu); /* sig is taken: a signalfd that only had it is no longer readable */
   const KitArch *ar = emu->arch;
   void *cpu = kit_emu_cpu(emu);
   KitEmuSigAction act = emu->sigact[sig];
@@ -253,9 +262,11 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
     si.has_addr = true;
     si.addr = t->fault_addr;
   } else {
-    si.code = is_sync ? -6 /* SI_TKILL */ : 0 /* SI_USER */;
-    si.pid = (uint32_t)getpid();
-    si.uid = (uint32_t)getuid();
+    /* the process's signals: what the host handler was told */
+    const KitEmuSigInfo *in = &emu->async_info[sig];
+    si.code = is_sync ? -6 /* SI_TKILL */ : in->code;
+    si.pid = is_sync ? (uint32_t)getpid() : in->pid;
+    si.uid = is_sync ? (uint32_t)getuid() : in->uid;
   }
   si.ss_sp = t->altstack_sp;
   si.ss_flags = (int32_t)t->altstack_flags;
@@ -313,20 +324,20 @@ void kit_emu_deliver_signals(KitEmu *emu) {
 }
 
 /* take the lowest signal of set pending on this thread or the process */
-static int take_pending(KitEmu *emu, KitEmuThread *t, uint64_t set, int *code) {
+static int take_pending(KitEmu *emu, KitEmuThread *t, uint64_t set, KitEmuSigInfo *info) {
   uint64_t mine = (t->sync_pending | atomic_load(&t->pending)) & set;
   if (mine) {
     int sig = __builtin_ctzll(mine) + 1;
     t->sync_pending &= ~bit(sig);
     atomic_fetch_and(&t->pending, ~bit(sig));
-    *code = -6; /* SI_TKILL */
+    *info = (KitEmuSigInfo){-6 /* SI_TKILL */, 0, (uint32_t)getpid(), (uint32_t)getuid()};
     return sig;
   }
   uint64_t proc = atomic_load(&emu->async_pending) & set;
   while (proc) {
     int sig = __builtin_ctzll(proc) + 1;
     if (atomic_fetch_and(&emu->async_pending, ~bit(sig)) & bit(sig)) {
-      *code = 0; /* SI_USER */
+      *info = emu->async_info[sig];
       return sig;
     }
     proc &= ~bit(sig);
@@ -357,11 +368,12 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
   sigset_t all, old;
   sigfillset(&all);
   sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
-  int code = 0, sig;
+  KitEmuSigInfo info = {0, 0, 0, 0};
+  int sig;
   bool dropped = false;
   for (;;) {
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    if ((sig = take_pending(emu, t, set, &code)) || emu->exited || deliverable(emu, t)) {
+    if ((sig = take_pending(emu, t, set, &info)) || emu->exited || deliverable(emu, t)) {
       pthread_sigmask(SIG_SETMASK, &old, NULL);
       break;
     }
@@ -381,9 +393,11 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
   }
   kit_emu_blocking_end(emu, dropped);
   if (!sig) return emu->exited || !lp ? -EINTR : -EAGAIN; /* another signal came first, or the time ran out */
+  sigfd_refresh(emu);
   if (info_va) {
-    struct { int32_t signo, err, code, pad; uint32_t pid, uid; uint8_t rest[104]; } si = {.signo = sig, .code = code};
-    si.pid = (uint32_t)getpid(), si.uid = (uint32_t)getuid();
+    /* Linux's siginfo: kill's pid and uid, and SIGCHLD's status after them */
+    struct { int32_t signo, err, code, pad; uint32_t pid, uid; int32_t status; uint8_t rest[100]; } si = {
+        .signo = sig, .code = info.code, .pid = info.pid, .uid = info.uid, .status = info.status};
     if (kit_aspace_write(&emu->as, info_va, &si, sizeof si) < 0) return -EFAULT;
   }
   return sig;
@@ -401,8 +415,10 @@ static void host_blocked(uint64_t guest_mask, sigset_t *s) {
 /* what the host keeps out of a blocking call: the guest's blocked signals
  * and, once a second thread made the ignored ones host-caught (sync_host),
  * those too */
+static uint64_t sigfd_watched(KitEmu *emu);
 static uint64_t kept_out(KitEmu *emu, const KitEmuThread *t) {
-  return t->sigmask | (atomic_load(&emu->nthreads) > 1 ? discarded(emu) : 0);
+  /* not what a signalfd watches: its handler must run to make the descriptor readable */
+  return (t->sigmask | (atomic_load(&emu->nthreads) > 1 ? discarded(emu) : 0)) & ~sigfd_watched(emu);
 }
 
 bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold) {
@@ -483,4 +499,138 @@ uint64_t kit_emu_sys_sigreturn(KitEmu *emu) {
   t->sigmask = mask & ~(bit(SIGKILL) | bit(SIGSTOP));
   for (int s = 1; s < 32; s++) sync_host(emu, s);
   return pc;
+}
+
+/* ---- signalfd ---------------------------------------------------------------------- */
+
+/* Each guest signalfd is a host eventfd with the guest's flags; a signal of
+ * its mask made pending (the host handler, kill of ourselves, tgkill) adds
+ * to it, so poll, select and epoll see it readable; read takes the pending
+ * signals of the mask as signalfd_siginfo records. The signals watched stay
+ * open to the host handler during blocking calls (kept_out), and such a call
+ * interrupted by one with nothing to deliver runs again (kit_emu_syscall_insn). */
+
+static uint64_t sigfd_watched(KitEmu *emu) {
+  uint64_t m = 0;
+  for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++)
+    if (atomic_load(&emu->sigfds[i].fd1)) m |= atomic_load(&emu->sigfds[i].mask);
+  return m;
+}
+
+void kit_emu_signalfd_notify(KitEmu *emu, int sig) { /* from a signal handler too */
+  for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++) {
+    int fd1 = atomic_load(&emu->sigfds[i].fd1);
+    if (fd1 && (atomic_load(&emu->sigfds[i].mask) & bit(sig))) {
+      int e = errno;
+      uint64_t one = 1;
+      ssize_t w = write(fd1 - 1, &one, sizeof one);
+      (void)w;
+      errno = e;
+    }
+  }
+}
+
+/* the eventfd's count back to 0 (under the execution lock: no other guest thread reads it) */
+static void sigfd_drain(int fd) {
+  struct pollfd p = {fd, POLLIN, 0};
+  uint64_t v;
+  if (poll(&p, 1, 0) == 1 && (p.revents & POLLIN)) {
+    ssize_t r = read(fd, &v, sizeof v);
+    (void)r;
+  }
+}
+
+static uint64_t sigfd_pending(KitEmu *emu, uint64_t mask);
+/* after signals were taken (read, delivered, sigwait): each descriptor
+ * readable exactly when a signal of its mask is still pending */
+static void sigfd_refresh(KitEmu *emu) {
+  for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++) {
+    int fd1 = atomic_load(&emu->sigfds[i].fd1);
+    if (!fd1) continue;
+    sigfd_drain(fd1 - 1);
+    if (sigfd_pending(emu, atomic_load(&emu->sigfds[i].mask))) {
+      uint64_t one = 1;
+      ssize_t w = write(fd1 - 1, &one, sizeof one);
+      (void)w;
+    }
+  }
+}
+
+static int sigfd_slot(KitEmu *emu, int fd) {
+  if (fd < 0) return -1;
+  for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++)
+    if (atomic_load(&emu->sigfds[i].fd1) == fd + 1) return (int)i;
+  return -1;
+}
+
+bool kit_emu_is_signalfd(KitEmu *emu, int fd) {
+  return sigfd_slot(emu, fd) >= 0;
+}
+
+bool kit_emu_signal_restart(KitEmu *emu) {
+  return sigfd_watched(emu) && !emu->exited && !deliverable(emu, kit_thr(emu));
+}
+
+void kit_emu_signalfd_closed(KitEmu *emu, int lo, int hi) {
+  for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++) {
+    int fd1 = atomic_load(&emu->sigfds[i].fd1);
+    if (fd1 && fd1 - 1 >= lo && fd1 - 1 <= hi) atomic_store(&emu->sigfds[i].fd1, 0);
+  }
+}
+
+/* those of mask pending now, in the caller's thread or the process */
+static uint64_t sigfd_pending(KitEmu *emu, uint64_t mask) {
+  KitEmuThread *t = kit_thr(emu);
+  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & mask;
+}
+
+int64_t kit_emu_sys_signalfd(KitEmu *emu, int fd, uint64_t mask_va, uint64_t size, int flags) {
+  uint64_t m;
+  if (size != 8 || (flags & ~(O_NONBLOCK | O_CLOEXEC))) return -EINVAL;
+  if (kit_aspace_read(&emu->as, mask_va, &m, 8) < 0) return -EFAULT;
+  m &= ~(bit(SIGKILL) | bit(SIGSTOP));
+  int slot;
+  if (fd != -1) {
+    if ((slot = sigfd_slot(emu, fd)) < 0) return fcntl(fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
+    atomic_store(&emu->sigfds[slot].mask, m);
+  } else {
+    for (slot = 0; slot < KIT_EMU_MAX_SIGFDS && atomic_load(&emu->sigfds[slot].fd1); slot++) {
+    }
+    if (slot == KIT_EMU_MAX_SIGFDS) return -EMFILE;
+    fd = eventfd(0, (flags & O_NONBLOCK ? EFD_NONBLOCK : 0) | (flags & O_CLOEXEC ? EFD_CLOEXEC : 0));
+    if (fd < 0) return -errno;
+    atomic_store(&emu->sigfds[slot].mask, m);
+    atomic_store(&emu->sigfds[slot].fd1, fd + 1);
+  }
+  uint64_t already = sigfd_pending(emu, m);
+  if (already) kit_emu_signalfd_notify(emu, __builtin_ctzll(already) + 1); /* readable at once */
+  return fd;
+}
+
+
+int64_t kit_emu_signalfd_read(KitEmu *emu, int fd, uint64_t buf_va, uint64_t len) {
+  int slot = sigfd_slot(emu, fd);
+  if (slot < 0) return -EBADF;
+  if (len < 128) return -EINVAL;
+  KitEmuThread *t = kit_thr(emu);
+  for (;;) {
+    uint64_t mask = atomic_load(&emu->sigfds[slot].mask), n = 0;
+    KitEmuSigInfo in;
+    int sig;
+    while (n + 128 <= len && (sig = take_pending(emu, t, mask, &in))) {
+      /* struct signalfd_siginfo: signo, errno, code, pid, uid, fd, tid, band,
+       * overrun, trapno, status (at 40), int, ptr, utime, stime, addr, ... */
+      uint32_t rec[32] = {0};
+      rec[0] = (uint32_t)sig, rec[2] = (uint32_t)in.code, rec[3] = in.pid, rec[4] = in.uid;
+      rec[10] = (uint32_t)in.status;
+      if (kit_aspace_write(&emu->as, buf_va + n, rec, sizeof rec) < 0) return n ? (int64_t)n : -EFAULT;
+      n += 128;
+    }
+    sigfd_refresh(emu); /* this one and the others watching what was taken */
+    if (n) return (int64_t)n;
+    if (fcntl(fd, F_GETFL) & O_NONBLOCK) return -EAGAIN;
+    struct pollfd p = {fd, POLLIN, 0};
+    if (KIT_EMU_BLOCKING(emu, poll(&p, 1, -1)) < 0 && errno == EINTR && (emu->exited || deliverable(emu, t)))
+      return -EINTR; /* a signal with a handler (or the end) came first */
+  }
 }

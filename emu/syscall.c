@@ -100,7 +100,8 @@ int64_t kit_emu_syscall_insn(void *cpu, int64_t pc, int64_t next_pc) {
             kit_emu_syscall_name(sc.nr) ? kit_emu_syscall_name(sc.nr) : "?", (long long)ret);
   if (emu->tools) kit_emu_ev_syscall_ret(emu, &sc, ret);
   self->sys_pc = 0;
-  if (ret == -EINTR && !answered && restartable(sc.nr) && kit_emu_restart_after_signal(emu)) {
+  if (ret == -EINTR && !answered &&
+      ((restartable(sc.nr) && kit_emu_restart_after_signal(emu)) || kit_emu_signal_restart(emu))) {
     /* like Linux: back to the system call instruction with its arguments untouched, after the handler */
     ar->set_pc(cpu, (uint64_t)pc);
     return pc;

@@ -23,7 +23,7 @@
   X(147, setresuid) X(148, getresuid) X(149, setresgid) X(150, getresgid) X(151, setfsuid)              \
   X(152, setfsgid) X(153, times) X(158, getgroups) X(159, setgroups) X(168, getcpu) X(228, mlock)        \
   X(229, munlock) X(230, mlockall) X(231, munlockall) X(232, mincore) X(283, membarrier)                 \
-  X(17, getcwd) X(19, eventfd2) X(20, epoll_create1) X(21, epoll_ctl) X(22, epoll_pwait) X(23, dup) X(24, dup3) X(25, fcntl) X(29, ioctl) X(34, mkdirat) X(35, unlinkat)           \
+  X(17, getcwd) X(74, signalfd4) X(19, eventfd2) X(20, epoll_create1) X(21, epoll_ctl) X(22, epoll_pwait) X(23, dup) X(24, dup3) X(25, fcntl) X(29, ioctl) X(34, mkdirat) X(35, unlinkat)           \
   X(36, symlinkat) X(37, linkat) X(46, ftruncate) X(48, faccessat) X(49, chdir) X(50, fchdir)             \
   X(52, fchmod) X(53, fchmodat) X(54, fchownat) X(55, fchown) X(56, openat) X(57, close) X(59, pipe2)     \
   X(61, getdents64) X(62, lseek) X(63, read) X(64, write) X(65, readv) X(66, writev) X(67, pread64)       \

@@ -233,8 +233,10 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
     if ((r = proc_synth(emu, path, (int)a[2])) != -ENOENT) return r;
     return neg(KIT_EMU_BLOCKING(emu, openat(fd, path, (int)a[2], (mode_t)a[3]))); /* a FIFO waits */
   case KIT_SYS_close:
+    kit_emu_signalfd_closed(emu, fd, fd);
     return neg(close(fd));
   case KIT_SYS_read: {
+    if (kit_emu_is_signalfd(emu, fd)) return kit_emu_signalfd_read(emu, fd, a[1], a[2]);
     void *h = kit_emu_gw(emu, a[1], a[2]);
     if (!h && a[2]) return -EFAULT;
     return neg(KIT_EMU_BLOCKING(emu, read(fd, h, a[2])));
@@ -259,7 +261,9 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
   case KIT_SYS_dup:
     return neg(dup(fd));
   case KIT_SYS_dup3:
-    return neg(dup3(fd, (int)a[1], (int)a[2]));
+    if ((r = dup3(fd, (int)a[1], (int)a[2])) < 0) return -errno;
+    kit_emu_signalfd_closed(emu, (int)a[1], (int)a[1]); /* the one it replaced */
+    return r;
   case KIT_SYS_fcntl:
     /* the lock commands take a struct flock of identical layout; others an int */
     if (a[1] == F_GETLK || a[1] == F_SETLK || a[1] == F_SETLKW || a[1] == F_OFD_GETLK || a[1] == F_OFD_SETLK ||
@@ -518,8 +522,11 @@ int64_t kit_emu_sys_fs(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *hand
   case KIT_SYS_close_range: { /* around the emulator's own descriptors */
     uint64_t rs[2][2];
     int n = kit_emu_fd_ranges((unsigned)a[0], (unsigned)a[1], rs);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
       if (syscall(SYS_close_range, (unsigned)rs[i][0], (unsigned)rs[i][1], (unsigned)a[2]) < 0) return -errno;
+      if (!(a[2] & 4 /* CLOSE_RANGE_CLOEXEC */))
+        kit_emu_signalfd_closed(emu, (int)rs[i][0], rs[i][1] > INT_MAX ? INT_MAX : (int)rs[i][1]);
+    }
     return 0;
   }
   default:

@@ -91,17 +91,16 @@ static int64_t do_clone(KitEmu *emu, const uint64_t a[6]) {
   return pid;
 }
 
-/* kill() of our own process: one thread, the caller's (raise runs the
- * handler before kill returns); several, pending on the process for a thread
- * that does not block it (or one waiting for it in sigwait) */
+/* kill() of our own process: pending on the process (SI_USER) for a thread
+ * that does not block it, or one waiting for it (sigwait, a signalfd); the
+ * caller looks at its next boundary, so with one thread the handler runs
+ * before the instruction after the call, as raise needs */
 static int64_t self_signal(KitEmu *emu, int sig) {
   if (sig < 0 || sig >= KIT_EMU_NSIG) return -EINVAL;
   if (!sig) return 0;
-  if (atomic_load(&emu->nlive) < 2) {
-    kit_emu_raise(emu, sig, -6 /* SI_TKILL */, 0);
-    return 0;
-  }
+  emu->async_info[sig] = (KitEmuSigInfo){0 /* SI_USER */, 0, (uint32_t)getpid(), (uint32_t)getuid()};
   atomic_fetch_or(&emu->async_pending, 1ull << (sig - 1));
+  kit_emu_signalfd_notify(emu, sig);
   KitEmuThread *t;
   for (unsigned i = 0; (t = kit_emu_next_thread(emu, &i));)
     if (atomic_load(&t->live)) kit_emu_thread_wake(emu, t);
@@ -301,6 +300,8 @@ int64_t kit_emu_sys_proc(KitEmu *emu, uint64_t nr, const uint64_t a[6], bool *ha
   case KIT_SYS_rt_sigtimedwait:
     if (a[3] != 8) return -EINVAL;
     return kit_emu_sys_sigtimedwait(emu, a[0], a[1], a[2]);
+  case KIT_SYS_signalfd4:
+    return kit_emu_sys_signalfd(emu, (int)a[0], a[1], a[2], (int)a[3]);
   case KIT_SYS_rt_sigsuspend:
     return kit_emu_sys_sigsuspend(emu, a[0]);
   case KIT_SYS_sigaltstack:

@@ -209,9 +209,11 @@ static int64_t thread_signal(KitEmu *emu, int tid, int sig) {
   if (!sig) return 0;
   if (t == kit_thr(emu)) {
     kit_emu_raise(emu, sig, -6 /* SI_TKILL */, 0);
+    kit_emu_signalfd_notify(emu, sig);
     return 0;
   }
   atomic_fetch_or(&t->pending, bit(sig));
+  kit_emu_signalfd_notify(emu, sig);
   kit_emu_thread_wake(emu, t);
   return 0;
 }
