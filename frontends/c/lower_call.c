@@ -485,6 +485,7 @@ KitCgVal lower_builtin(Lower *L, CExpr *e) {
     if (e->builtin == BI_MEMSET) s = lower_convert(L, s, arg(e, 1)->type, ty_uchar);
     kit_cg_memop(&L->b, e->builtin == BI_MEMCPY ? KIT_CG_OP_MEMCPY : e->builtin == BI_MEMMOVE ? KIT_CG_OP_MEMMOVE : KIT_CG_OP_MEMSET,
                  d, s, n, KIT_CG_PROGRAM);
+    last_inst(L)->flags |= KIT_CG_F_PASSED; /* memset(&a[n], 0, 0) is fine: &a[n] is only formed */
     return d;
   }
   case BI_MEMCMP: case BI_STRCMP: case BI_STRLEN: case BI_STRCPY: {

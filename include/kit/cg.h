@@ -130,6 +130,8 @@ enum {
                                    value from the faulting host pc instead may drop it (cg/baseline) */
   KIT_CG_F_UINDEX = 1 << 13,    /* PTRADD of C pointer arithmetic (tydesc set): the C index is unsigned */
   KIT_CG_F_PTRSUB = 1 << 14,    /* PTRADD of C pointer arithmetic: p - n (the offset is the negated index) */
+  KIT_CG_F_PASSED = 1 << 15,    /* MEMCPY/MEMMOVE/MEMSET the program called (memcpy(3) and friends): its
+                                   pointers are arguments, not C accesses (array-bounds takes them as formed) */
 };
 
 /* ---- source locations and diagnostics facts ----------------------------- */
