@@ -591,9 +591,18 @@ static KitCgVal offset_overflows(Ub *U, const KitCgInst *in) {
 static KitCgVal check_ptr_overflow(Ub *U, const KitCgInst *in, Rec *r, KitCgVal *a, KitCgVal *b) {
   if (in->op != KIT_CG_OP_PTRADD || !in->tydesc || is_member_access(U, in) || !on(U, KIT_SAN_POINTER_OVERFLOW))
     return 0;
-  KitCgVal base = as_u64(U, in->args[0], false), res = as_u64(U, in->id, false);
+  /* the result computed on integers, as clang computes it (LLVM may fold a
+   * test of the inbounds GEP's own value) */
+  KitCgVal off = in->args[1];
+  if (kit_cg_val_type(U->f, off) != KIT_CG_I64) off = conv(U, KIT_CG_OP_SEXT, KIT_CG_I64, off);
+  KitCgVal base = as_u64(U, in->args[0], false), res = op2(U, KIT_CG_OP_ADD, base, off);
   KitCgVal zero = iconst(U, KIT_CG_I64, 0);
-  KitCgVal bnull = icmp(U, KIT_CG_EQ, base, zero), rnull = icmp(U, KIT_CG_EQ, res, zero);
+  /* the base's null test on the pointer, as clang's: from -O1 LLVM folds
+   * "an inbounds GEP of P is null" to "P is null" (the backend's GEPs for C
+   * pointer arithmetic are inbounds), so `base = src - n; base + i` reports
+   * base's null result once, not i's offset from it (lz4.c) */
+  KitCgVal bnull = icmp(U, KIT_CG_EQ, in->args[0], kit_cg_iconst(&U->b, KIT_CG_PTR, 0));
+  KitCgVal rnull = icmp(U, KIT_CG_EQ, res, zero);
   KitCgVal bad = op2(U, KIT_CG_OP_OR, bnull, rnull);
   KitCgVal below = icmp(U, KIT_CG_ULT, res, base), above = icmp(U, KIT_CG_UGT, res, base);
   KitCgVal wrap;

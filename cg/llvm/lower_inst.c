@@ -690,7 +690,9 @@ static void lower_inst(KitLower *l, const KitCgInst *in) {
     }
     case KIT_CG_OP_PTRADD: {
       LLVMValueRef off = val(l, in->args[1]);
-      r = LLVMBuildGEP2(b, l->i8, val(l, in->args[0]), &off, 1, "");
+      /* C pointer arithmetic (a tydesc) stays inside its object, as clang's inbounds GEPs say */
+      r = in->tydesc ? LLVMBuildInBoundsGEP2(b, l->i8, val(l, in->args[0]), &off, 1, "")
+                     : LLVMBuildGEP2(b, l->i8, val(l, in->args[0]), &off, 1, "");
       break;
     }
     case KIT_CG_OP_MEMCPY: case KIT_CG_OP_MEMMOVE: case KIT_CG_OP_MEMSET: memop(l, in); break;
