@@ -37,7 +37,7 @@ typedef struct KitEmuRegion {
   uint64_t start, end;
   uint8_t prot; /* KIT_EMU_PROT_* */
   uint8_t kind;
-  bool shared;       /* MAP_SHARED: other mappings of the memory may write it (fence.i looks here) */
+  bool shared;       /* MAP_SHARED: other mappings of the memory may write it (an instruction-cache flush looks here) */
   uint64_t file_off; /* file regions: offset of start */
 } KitEmuRegion;
 

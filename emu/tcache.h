@@ -81,7 +81,8 @@ KitEmuTcache *kit_tcache_new(KitEmu *emu);
 void kit_tcache_free(KitEmuTcache *tc);
 /* drop every block (a new pass, new tool hooks, an instruction-cache flush) */
 unsigned kit_tcache_flush(KitEmuTcache *tc, unsigned reason);
-/* fence.i, riscv_flush_icache: drop the blocks of executable MAP_SHARED
+/* the guest flushed its instruction cache (an instruction or the arch's
+ * system call): drop the blocks of executable MAP_SHARED
  * regions. Every other write to translated code is caught already (the
  * host write protection, kit_aspace_prep_write); a write through another
  * mapping of shared memory (a JIT's writable view of its code) is not.
