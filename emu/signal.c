@@ -31,21 +31,33 @@ static bool default_ignores(int sig) {
   return sig == SIGCHLD || sig == SIGWINCH || sig == SIGURG || sig == SIGCONT;
 }
 
-/* the signals whose delivery does nothing now: the default action is to
- * ignore them (or to stop, which the emulator does not do) */
+/* the default action stops the process, which the emulator does not do */
+static bool default_stops(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
+/* the signals whose delivery does nothing now: at their default action,
+ * which ignores them or stops (all of them below 32) */
 static uint64_t discarded(const KitEmu *emu) {
-  static const int sigs[] = {SIGCHLD, SIGWINCH, SIGURG, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU};
   uint64_t m = 0;
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    if (emu->sigact[sigs[i]].handler == LINUX_SIG_DFL) m |= bit(sigs[i]);
+  for (int sig = 1; sig < 32; sig++)
+    if ((default_ignores(sig) || default_stops(sig)) && emu->sigact[sig].handler == LINUX_SIG_DFL) m |= bit(sig);
   return m;
+}
+
+/* what is pending for thread t: its own signals and the process's */
+static uint64_t pending_for(KitEmu *emu, const KitEmuThread *t) {
+  return t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending);
 }
 
 /* is a signal pending that would run a handler or end the process? (an
  * ignored one ends no wait, as on Linux) */
 static bool deliverable(KitEmu *emu, KitEmuThread *t) {
-  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & ~t->sigmask &
-         ~discarded(emu);
+  return pending_for(emu, t) & ~t->sigmask & ~discarded(emu);
+}
+
+/* every host signal but the faults, which must reach the fault handler */
+static void all_but_faults(sigset_t *s) {
+  sigfillset(s);
+  sigdelset(s, SIGSEGV), sigdelset(s, SIGBUS), sigdelset(s, SIGILL), sigdelset(s, SIGFPE);
 }
 
 /* A signal for the process: pending until a thread that does not block it
@@ -239,7 +251,7 @@ static void deliver(KitEmu *emu, int sig, bool is_sync) {
   if (act.handler == LINUX_SIG_IGN && !(is_sync && kit_emu_sync_only(sig))) return;
   if (act.handler == LINUX_SIG_DFL || act.handler == LINUX_SIG_IGN || blocked_sync) {
     if (default_ignores(sig) && !blocked_sync) return;
-    if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) return;
+    if (default_stops(sig)) return;
     if (emu->opt.debug & (KIT_EMU_DEBUG_EXEC | KIT_EMU_DEBUG_SYSCALL))
       fprintf(emu->log, "kit-emu: guest killed by signal %d at pc 0x%llx (fault address 0x%llx)\n", sig,
               (unsigned long long)ar->get_pc(cpu), (unsigned long long)t->fault_addr);
@@ -366,8 +378,7 @@ int64_t kit_emu_sys_sigtimedwait(KitEmu *emu, uint64_t set_va, uint64_t info_va,
     if (end.tv_nsec >= 1000000000) end.tv_sec++, end.tv_nsec -= 1000000000;
   }
   sigset_t all, old;
-  sigfillset(&all);
-  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  all_but_faults(&all);
   KitEmuSigInfo info = {0, 0, 0, 0};
   int sig;
   bool dropped = false;
@@ -417,8 +428,9 @@ static void host_blocked(uint64_t guest_mask, sigset_t *s) {
  * those too */
 static uint64_t sigfd_watched(KitEmu *emu);
 static uint64_t kept_out(KitEmu *emu, const KitEmuThread *t) {
+  uint64_t m = t->sigmask | (atomic_load(&emu->nthreads) > 1 ? discarded(emu) : 0);
   /* not what a signalfd watches: its handler must run to make the descriptor readable */
-  return (t->sigmask | (atomic_load(&emu->nthreads) > 1 ? discarded(emu) : 0)) & ~sigfd_watched(emu);
+  return m ? m & ~sigfd_watched(emu) : 0;
 }
 
 bool kit_emu_keep_out(KitEmu *emu, sigset_t *hold) {
@@ -441,8 +453,7 @@ int64_t kit_emu_masked_wait(KitEmu *emu, uint64_t mask_va, uint64_t size,
   }
   t->sigmask = m & ~(bit(SIGKILL) | bit(SIGSTOP));
   sigset_t all, hold, during;
-  sigfillset(&all);
-  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  all_but_faults(&all);
   pthread_sigmask(SIG_BLOCK, &all, &hold);
   during = hold;
   host_blocked(kept_out(emu, t), &during);
@@ -474,8 +485,7 @@ int64_t kit_emu_sys_sigsuspend(KitEmu *emu, uint64_t mask_va) {
    * saves the old mask so rt_sigreturn puts it back. Host signals are
    * blocked between the test and the wait, so none is lost in between. */
   sigset_t all, old;
-  sigfillset(&all);
-  sigdelset(&all, SIGSEGV), sigdelset(&all, SIGBUS), sigdelset(&all, SIGILL), sigdelset(&all, SIGFPE);
+  all_but_faults(&all);
   bool dropped = kit_emu_blocking_begin(emu);
   pthread_sigmask(SIG_BLOCK, &all, &old);
   while (!emu->exited && !deliverable(emu, t))
@@ -517,16 +527,19 @@ static uint64_t sigfd_watched(KitEmu *emu) {
   return m;
 }
 
+/* the eventfd readable (async-signal-safe; errno kept) */
+static void sigfd_poke(int fd) {
+  int e = errno;
+  uint64_t one = 1;
+  ssize_t w = write(fd, &one, sizeof one);
+  (void)w;
+  errno = e;
+}
+
 void kit_emu_signalfd_notify(KitEmu *emu, int sig) { /* from a signal handler too */
   for (unsigned i = 0; i < KIT_EMU_MAX_SIGFDS; i++) {
     int fd1 = atomic_load(&emu->sigfds[i].fd1);
-    if (fd1 && (atomic_load(&emu->sigfds[i].mask) & bit(sig))) {
-      int e = errno;
-      uint64_t one = 1;
-      ssize_t w = write(fd1 - 1, &one, sizeof one);
-      (void)w;
-      errno = e;
-    }
+    if (fd1 && (atomic_load(&emu->sigfds[i].mask) & bit(sig))) sigfd_poke(fd1 - 1);
   }
 }
 
@@ -548,11 +561,7 @@ static void sigfd_refresh(KitEmu *emu) {
     int fd1 = atomic_load(&emu->sigfds[i].fd1);
     if (!fd1) continue;
     sigfd_drain(fd1 - 1);
-    if (sigfd_pending(emu, atomic_load(&emu->sigfds[i].mask))) {
-      uint64_t one = 1;
-      ssize_t w = write(fd1 - 1, &one, sizeof one);
-      (void)w;
-    }
+    if (sigfd_pending(emu, atomic_load(&emu->sigfds[i].mask))) sigfd_poke(fd1 - 1);
   }
 }
 
@@ -579,10 +588,7 @@ void kit_emu_signalfd_closed(KitEmu *emu, int lo, int hi) {
 }
 
 /* those of mask pending now, in the caller's thread or the process */
-static uint64_t sigfd_pending(KitEmu *emu, uint64_t mask) {
-  KitEmuThread *t = kit_thr(emu);
-  return (t->sync_pending | atomic_load(&t->pending) | atomic_load(&emu->async_pending)) & mask;
-}
+static uint64_t sigfd_pending(KitEmu *emu, uint64_t mask) { return pending_for(emu, kit_thr(emu)) & mask; }
 
 int64_t kit_emu_sys_signalfd(KitEmu *emu, int fd, uint64_t mask_va, uint64_t size, int flags) {
   uint64_t m;
@@ -594,8 +600,8 @@ int64_t kit_emu_sys_signalfd(KitEmu *emu, int fd, uint64_t mask_va, uint64_t siz
     if ((slot = sigfd_slot(emu, fd)) < 0) return fcntl(fd, F_GETFD) < 0 ? -EBADF : -EINVAL;
     atomic_store(&emu->sigfds[slot].mask, m);
   } else {
-    for (slot = 0; slot < KIT_EMU_MAX_SIGFDS && atomic_load(&emu->sigfds[slot].fd1); slot++) {
-    }
+    slot = 0;
+    while (slot < KIT_EMU_MAX_SIGFDS && atomic_load(&emu->sigfds[slot].fd1)) slot++;
     if (slot == KIT_EMU_MAX_SIGFDS) return -EMFILE;
     fd = eventfd(0, (flags & O_NONBLOCK ? EFD_NONBLOCK : 0) | (flags & O_CLOEXEC ? EFD_CLOEXEC : 0));
     if (fd < 0) return -errno;
@@ -606,7 +612,6 @@ int64_t kit_emu_sys_signalfd(KitEmu *emu, int fd, uint64_t mask_va, uint64_t siz
   if (already) kit_emu_signalfd_notify(emu, __builtin_ctzll(already) + 1); /* readable at once */
   return fd;
 }
-
 
 int64_t kit_emu_signalfd_read(KitEmu *emu, int fd, uint64_t buf_va, uint64_t len) {
   int slot = sigfd_slot(emu, fd);
