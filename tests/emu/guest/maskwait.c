@@ -30,6 +30,20 @@ static void *idle(void *a) {
 }
 static void on_usr1(int s) { (void)s; got++; }
 
+/* a child that after usec sends sig to us (0: none), after wusec more
+ * writes ch to fd (-1: none), and exits */
+static pid_t child(useconds_t usec, int sig, useconds_t wusec, int fd, char ch) {
+  pid_t kid = fork();
+  if (kid == 0) {
+    usleep(usec);
+    if (sig) kill(getppid(), sig);
+    usleep(wusec);
+    if (fd >= 0) write(fd, &ch, 1);
+    _exit(0);
+  }
+  return kid;
+}
+
 static int blocked_now(void) {
   sigset_t cur;
   sigprocmask(SIG_SETMASK, NULL, &cur);
@@ -81,12 +95,7 @@ int main(void) {
            blocked_now());
     /* sent during the wait by a child */
     got = 0;
-    pid_t parent = getpid(), kid = fork();
-    if (kid == 0) {
-      usleep(100000);
-      kill(parent, SIGUSR1);
-      _exit(0);
-    }
+    pid_t kid = child(100000, SIGUSR1, 0, -1, 0);
     r = wait_once(how, p[0], ep, &open, 5000);
     e = errno;
     waitpid(kid, NULL, 0);
@@ -112,14 +121,7 @@ int main(void) {
   }
   /* blocked during a read: the read is not interrupted, the signal waits */
   got = 0;
-  pid_t parent = getpid(), kid = fork();
-  if (kid == 0) {
-    usleep(50000);
-    kill(parent, SIGUSR1);
-    usleep(100000);
-    write(p[1], "x", 1);
-    _exit(0);
-  }
+  pid_t kid = child(50000, SIGUSR1, 100000, p[1], 'x');
   char c = 0;
   ssize_t n = read(p[0], &c, 1);
   waitpid(kid, NULL, 0);
@@ -129,25 +131,12 @@ int main(void) {
   /* threaded from here on; SIGCHLD keeps its default action (ignore) */
   pthread_t th;
   pthread_create(&th, NULL, idle, NULL);
-  pid_t quick = fork();
-  if (quick == 0) {
-    usleep(50000);
-    _exit(0);
-  }
-  kid = fork();
-  if (kid == 0) {
-    usleep(200000);
-    write(p[1], "y", 1);
-    _exit(0);
-  }
+  child(50000, 0, 0, -1, 0);      /* exits during the read */
+  child(200000, 0, 0, p[1], 'y'); /* then the byte comes */
   n = read(p[0], &c, 1);
   printf("threaded, a child exits during a read: n=%zd c=%c\n", n, c);
   while (wait(NULL) > 0) {}
-  quick = fork();
-  if (quick == 0) {
-    usleep(50000);
-    _exit(0);
-  }
+  child(50000, 0, 0, -1, 0); /* exits during the poll */
   struct pollfd pf = {p[0], POLLIN, 0};
   int pr = poll(&pf, 1, 300);
   printf("threaded, a child exits during a poll: r=%d\n", pr);

@@ -36,6 +36,17 @@ static void take(const char *what, int fd, size_t room, pid_t expect_pid) {
   printf("\n");
 }
 
+/* a child that sends sig to us (0: none) after usec and exits with status */
+static pid_t child(useconds_t usec, int sig, int status) {
+  pid_t kid = fork();
+  if (kid == 0) {
+    usleep(usec);
+    if (sig) kill(getppid(), sig);
+    _exit(status);
+  }
+  return kid;
+}
+
 /* the second thread: it waits until the process ends (no loop back to its
  * first statement: gdb keeps a breakpoint on such a function at its entry,
  * kit_debuginfo goes past the prologue; see the stop 32 notes) */
@@ -71,8 +82,7 @@ int main(void) {
   printf("now: readable=%d\n", readable(fd, 0));
   take("SIGUSR2", fd, 1, getpid());
   /* a child's exit, its pid and status */
-  pid_t kid = fork();
-  if (kid == 0) _exit(7);
+  pid_t kid = child(0, 0, 7);
   printf("child exited: readable=%d\n", readable(fd, 5000));
   take("SIGCHLD", fd, 1, kid);
   waitpid(kid, NULL, 0);
@@ -91,33 +101,18 @@ int main(void) {
   take("after epoll", fd, 1, getpid());
   /* a blocking descriptor: another process's kill comes while read waits */
   int bfd = signalfd(-1, &watch, 0);
-  pid_t parent = getpid();
-  kid = fork();
-  if (kid == 0) {
-    usleep(100000);
-    kill(parent, SIGUSR1);
-    _exit(0);
-  }
+  kid = child(100000, SIGUSR1, 0);
   take("blocking read, another process's kill", bfd, 1, kid);
   take("blocking read, its exit", bfd, 1, kid);
   waitpid(kid, NULL, 0);
   /* a second thread, and a child's exit while the main thread polls */
   pthread_t th;
   pthread_create(&th, NULL, idle, NULL);
-  kid = fork();
-  if (kid == 0) {
-    usleep(50000);
-    _exit(3);
-  }
+  kid = child(50000, 0, 3);
   printf("threaded, child exited: readable=%d\n", readable(fd, 5000));
   take("threaded SIGCHLD", fd, 1, kid);
   waitpid(kid, NULL, 0);
-  kid = fork();
-  if (kid == 0) {
-    usleep(50000);
-    kill(parent, SIGUSR2);
-    _exit(0);
-  }
+  kid = child(50000, SIGUSR2, 0);
   take("threaded blocking read", bfd, 1, kid);
   take("threaded blocking read, its exit", bfd, 1, kid);
   waitpid(kid, NULL, 0);
