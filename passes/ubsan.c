@@ -363,8 +363,10 @@ static void mark_accessed(Ub *U) {
       if (x->op == KIT_CG_OP_PTRADD && (x->flags & KIT_CG_F_BOUNDS)) v = x->args[0];
       /* the frontend's own copies (struct assignment, initializers) access; memcpy(3) only passes */
       bool memop = x->op == KIT_CG_OP_MEMCPY || x->op == KIT_CG_OP_MEMMOVE || x->op == KIT_CG_OP_MEMSET;
-      if (memop && !(x->flags & KIT_CG_F_PASSED)) v = x->args[0];
-      if (memop && x->op != KIT_CG_OP_MEMSET && !(x->flags & KIT_CG_F_PASSED)) w = x->args[1];
+      if (memop && !(x->flags & KIT_CG_F_PASSED)) {
+        v = x->args[0];
+        if (x->op != KIT_CG_OP_MEMSET) w = x->args[1];
+      }
       if (v < U->naccessed) U->accessed[v] = 1;
       if (w < U->naccessed) U->accessed[w] = 1;
     }
