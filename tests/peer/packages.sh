@@ -295,11 +295,18 @@ run() {
     # executable stack) reads the riscv64 ELF behind a cross wrapper
     if [ -n "$emucmd" ]; then
       mkdir -p "$d/bin"
-      printf '%s\n' '#!/bin/sh' 'n=$#' \
-        'for a; do if [ -f "$a.rv64" ] && grep -q KIT_PKG_EMU "$a" 2>/dev/null; then a=$a.rv64; fi; set -- "$@" "$a"; done' \
-        'shift "$n"' "exec $(command -v readelf) \"\$@\"" >"$d/bin/readelf"
+      cat >"$d/bin/readelf" <<'SHIM'
+#!/bin/sh
+n=$#
+for a; do
+  if [ -f "$a.rv64" ] && grep -q KIT_PKG_EMU "$a" 2>/dev/null; then a=$a.rv64; fi
+  set -- "$@" "$a"
+done
+shift "$n"
+exec "${KIT_PKG_READELF:?}" "$@"
+SHIM
       chmod +x "$d/bin/readelf"
-      export PATH="$d/bin:$PATH"
+      export KIT_PKG_READELF=$(command -v readelf) PATH="$d/bin:$PATH"
     fi
     export ASAN_OPTIONS="log_path=$d/san/asan" UBSAN_OPTIONS="log_path=$d/san/ubsan"
     if [ $kind = autotools ]; then
